@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One subcommand, one file: src/cmd/<name>.c defines cmd_<name>(), which parses options into
+ * a struct <name>_opts and calls run_<name>(). argv[0] is the command's name. Exit codes:
+ * 0 success, 1 failure (or the workload's status where a command runs one), 2 usage error.
+ */
+#ifndef SCHEDLENS_COMMANDS_H
+#define SCHEDLENS_COMMANDS_H
+
+int cmd_version(int argc, char **argv);
+
+#endif

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small helpers every module uses: the error buffer through which library code reports detail
+ * (library code never prints), and number parsing that checks what strtol/strtod leave behind.
+ */
+#ifndef SCHEDLENS_UTIL_H
+#define SCHEDLENS_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Detail for the caller of a failing library function; msg is empty when nothing was said. */
+struct errbuf {
+	char msg[1024];
+};
+
+/* Fill @e (may be NULL) with the formatted message and return @code (a negative errno). */
+int err__set(struct errbuf *e, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Prefix the message already in @e with "@fmt: " and return @code. */
+int err__prefix(struct errbuf *e, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Parse a whole string as a number. Return 0, or -EINVAL when @s is empty, has trailing
+ * characters or is out of [min, max] (-ERANGE on overflow). Never atoi.
+ */
+int parse_long(const char *s, long min, long max, long *out);
+int parse_u64(const char *s, uint64_t *out);
+int parse_double(const char *s, double *out);
+/* "10ms", "2s", "1.5", "500us" -> nanoseconds; a bare number is seconds */
+int parse_duration_ns(const char *s, uint64_t *out);
+
+/* Monotonic clock in nanoseconds. */
+uint64_t now_ns(void);
+
+/* Read a whole small file (sysfs, procfs) into @buf, NUL terminated, trailing newline cut. */
+int read_file_str(const char *path, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench: runs every scripts/bench-*.sh with the binary as $1; each prints its figures.
+set -u
+bin=${1:-build/schedlens}
+top=$(cd "$(dirname "$0")/.." && pwd)
+export SCHEDLENS="$top/${bin#$top/}" FIXTURES="${FIXTURES:-$top/../shared/fixtures}"
+rc=0
+for b in "$top"/scripts/bench-*.sh; do
+	[ -f "$b" ] || continue
+	echo "== $(basename "$b" .sh)"
+	bash "$b" || rc=1
+	echo
+done
+exit $rc

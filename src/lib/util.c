@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "schedlens/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int err__set(struct errbuf *e, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e) {
+		va_start(ap, fmt);
+		vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+int err__prefix(struct errbuf *e, int code, const char *fmt, ...)
+{
+	char old[sizeof(e->msg)], pre[256];
+	va_list ap;
+
+	if (!e)
+		return code;
+	va_start(ap, fmt);
+	vsnprintf(pre, sizeof(pre), fmt, ap);
+	va_end(ap);
+	snprintf(old, sizeof(old), "%s", e->msg);
+	snprintf(e->msg, sizeof(e->msg), "%s: %s", pre, old);
+	return code;
+}
+
+int parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 0);
+	if (errno)
+		return -errno;
+	if (*end || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int parse_u64(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno)
+		return -errno;
+	if (*end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno)
+		return -errno;
+	if (*end || !isfinite(v))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int parse_duration_ns(const char *s, uint64_t *out)
+{
+	static const struct {
+		const char *suffix;
+		double mult;
+	} units[] = { { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "m", 60e9 } };
+	char num[64], *end;
+	double v;
+	size_t i;
+
+	if (!s || !*s || strlen(s) >= sizeof(num))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || v < 0 || !isfinite(v))
+		return -EINVAL;
+	if (!*end) {
+		*out = (uint64_t)(v * 1e9);
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		if (!strcmp(end, units[i].suffix)) {
+			*out = (uint64_t)(v * units[i].mult);
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int read_file_str(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd, ret = 0;
+
+	if (len == 0)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		ret = -errno;
+		n = 0;
+	}
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	close(fd);
+	return ret;
+}

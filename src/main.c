@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/* schedlens: the command table and dispatch, nothing else. */
+#include <stdio.h>
+#include <string.h>
+
+#include "schedlens/commands.h"
+
+static const struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{ "version", cmd_version, "print the version" },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: schedlens COMMAND [OPTIONS]\n\n"
+		   "Measure and compare Linux scheduler performance.\n\ncommands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'schedlens COMMAND --help' for a command's options\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "--version"))
+		return cmd_version(argc - 1, argv + 1);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "schedlens: '%s' is not a command; see 'schedlens --help'\n", argv[1]);
+	return 2;
+}

@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by every shell test. Provides: $SCHEDLENS, $FIXTURES, $TMP (removed on exit),
+# skip REASON (exit 77), fail MESSAGE, and small assertion helpers.
+set -u
+: "${SCHEDLENS_TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+: "${SCHEDLENS:=$SCHEDLENS_TOP/build/schedlens}"
+: "${FIXTURES:=$SCHEDLENS_TOP/../shared/fixtures}"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+skip() { echo "$*"; exit 77; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
+need_perf() { command -v perf >/dev/null 2>&1 || skip "perf is not installed"; }
+need_fixtures() { [ -d "$FIXTURES" ] || skip "fixtures not found at '$FIXTURES'"; }
+need_tracefs() {
+	[ -r /sys/kernel/tracing/events/sched/sched_switch/id ] ||
+		skip "tracefs is not mounted at /sys/kernel/tracing (mount -t tracefs nodev /sys/kernel/tracing)"
+}
+# expect_rc WANT CMD...: run CMD, fail unless it exits WANT; output in $TMP/out, $TMP/err
+expect_rc() {
+	local want=$1; shift
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	local rc=$?
+	[ "$rc" -eq "$want" ] || { cat "$TMP/out" "$TMP/err" >&2; fail "'$*' exited $rc, expected $want"; }
+}
+# within_pct A B PCT: |A-B| <= PCT% of B
+within_pct() {
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= p / 100 * (b < 0 ? -b : b)) }'
+}

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+
+#include "schedlens/util.h"
+
+START_TEST(test_parse_long)
+{
+	long v;
+
+	ck_assert_int_eq(parse_long("42", 0, 100, &v), 0);
+	ck_assert_int_eq(v, 42);
+	ck_assert_int_eq(parse_long("0x10", 0, 100, &v), 0);
+	ck_assert_int_eq(v, 16);
+	ck_assert_int_eq(parse_long("", 0, 100, &v), -EINVAL);
+	ck_assert_int_eq(parse_long("12x", 0, 100, &v), -EINVAL);
+	ck_assert_int_eq(parse_long("101", 0, 100, &v), -EINVAL);
+	ck_assert_int_eq(parse_long("-1", 0, 100, &v), -EINVAL);
+	ck_assert_int_eq(parse_long("99999999999999999999999", 0, 100, &v), -ERANGE);
+}
+END_TEST
+
+START_TEST(test_parse_u64_double)
+{
+	uint64_t u;
+	double d;
+
+	ck_assert_int_eq(parse_u64("18446744073709551615", &u), 0);
+	ck_assert(u == UINT64_MAX);
+	ck_assert_int_eq(parse_u64("-1", &u), -EINVAL);
+	ck_assert_int_eq(parse_double("1.5", &d), 0);
+	ck_assert(d == 1.5);
+	ck_assert_int_eq(parse_double("nan", &d), -EINVAL);
+	ck_assert_int_eq(parse_double("1.5q", &d), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_duration)
+{
+	uint64_t ns;
+
+	ck_assert_int_eq(parse_duration_ns("2", &ns), 0);
+	ck_assert(ns == 2000000000ull);
+	ck_assert_int_eq(parse_duration_ns("10ms", &ns), 0);
+	ck_assert(ns == 10000000ull);
+	ck_assert_int_eq(parse_duration_ns("1.5us", &ns), 0);
+	ck_assert(ns == 1500ull);
+	ck_assert_int_eq(parse_duration_ns("3h", &ns), -EINVAL);
+	ck_assert_int_eq(parse_duration_ns("-1s", &ns), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_err)
+{
+	struct errbuf e = { "" };
+
+	ck_assert_int_eq(err__set(&e, -ENOENT, "cannot open '%s'", "x"), -ENOENT);
+	ck_assert_str_eq(e.msg, "cannot open 'x'");
+	ck_assert_int_eq(err__prefix(&e, -ENOENT, "stat"), -ENOENT);
+	ck_assert_str_eq(e.msg, "stat: cannot open 'x'");
+	ck_assert_int_eq(err__set(NULL, -1, "ignored"), -1);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("util");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int nf;
+
+	tcase_add_test(tc, test_parse_long);
+	tcase_add_test(tc, test_parse_u64_double);
+	tcase_add_test(tc, test_duration);
+	tcase_add_test(tc, test_err);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+}
