@@ -11,6 +11,8 @@ static const struct command {
 	const char *summary;
 } commands[] = {
 	{ "version", cmd_version, "print the version" },
+	{ "report", cmd_report, "histograms, stats and header of a perf.data file" },
+	{ "script", cmd_script, "print the records of a perf.data file, one per line" },
 };
 
 static void usage(FILE *f)

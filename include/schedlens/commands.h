@@ -8,5 +8,7 @@
 #define SCHEDLENS_COMMANDS_H
 
 int cmd_version(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_script(int argc, char **argv);
 
 #endif

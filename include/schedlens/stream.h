@@ -68,6 +68,7 @@ struct stream_task {			/* FORK and EXIT */
 	bool fork;
 	uint32_t pid, ppid, tid, ptid;
 	uint64_t time;
+	uint16_t misc;			/* header.misc: PERF_RECORD_MISC_FORK_EXEC (1 << 13) */
 };
 
 struct stream_info {
@@ -88,6 +89,7 @@ struct stream_stats {
 	uint64_t nr_lost_records;	/* number of LOST / LOST_SAMPLES records */
 	uint64_t nr_unknown;		/* records of types the source skipped */
 	uint64_t nr_by_type[128];	/* by PERF_RECORD_* type, types >= 128 under [127] */
+	uint64_t nr_unknown_id;		/* samples whose id maps to no event: skipped */
 };
 
 struct stream_ops {
