@@ -11,6 +11,7 @@ static const struct command {
 	const char *summary;
 } commands[] = {
 	{ "version", cmd_version, "print the version" },
+	{ "bench", cmd_bench, "run a built-in scheduler workload" },
 };
 
 static void usage(FILE *f)
