@@ -6,6 +6,7 @@
 
 const struct workload *const workloads[] = {
 	&workload_pipe,
+	&workload_messaging,
 	NULL,
 };
 
