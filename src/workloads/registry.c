@@ -7,6 +7,7 @@
 const struct workload *const workloads[] = {
 	&workload_pipe,
 	&workload_messaging,
+	&workload_wakeup,
 	NULL,
 };
 
