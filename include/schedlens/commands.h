@@ -10,5 +10,6 @@
 int cmd_stat(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_version(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 #endif

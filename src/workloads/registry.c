@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <stddef.h>
 #include <string.h>
 
 #include "schedlens/workload.h"
+#include "wl.h"
 
 const struct workload *const workloads[] = {
+	&workload_pipe,
+	&workload_messaging,
+	&workload_wakeup,
 	NULL,
 };
 
@@ -12,7 +15,7 @@ const struct workload *workload__find(const char *name)
 {
 	size_t i;
 
-	for (i = 0; workloads[i]; i++)
+	for (i = 0; name && workloads[i]; i++)
 		if (!strcmp(workloads[i]->name, name))
 			return workloads[i];
 	return NULL;
