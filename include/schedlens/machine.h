@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The machine a measurement ran on, as results documents record it. */
+#ifndef SCHEDLENS_MACHINE_H
+#define SCHEDLENS_MACHINE_H
+
+#include <jansson.h>
+
+/*
+ * A new JSON object: hostname, kernel release and version, arch, kernel command line, CPU
+ * model, microcode, CPUs online/configured, SMT state, frequency governor, isolated CPUs,
+ * memory. Fields this machine does not expose are omitted. Never NULL except on ENOMEM.
+ */
+json_t *machine__describe(void);
+
+/* "model name" of /proc/cpuinfo (or the arm64 "CPU part"), into @buf; 0 or -errno. */
+int machine__cpu_model(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "schedlens/machine.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/sysinfo.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "schedlens/util.h"
+
+/* The value of the first "@key : value" line of /proc/cpuinfo. */
+static int cpuinfo_field(const char *key, char *buf, size_t len)
+{
+	char line[512];
+	size_t klen = strlen(key);
+	int ret = -ENOENT;
+	FILE *f = fopen("/proc/cpuinfo", "re");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, key, klen) || !colon || (line[klen] != ' ' && line[klen] != '\t'))
+			continue;
+		colon++;
+		while (*colon == ' ')
+			colon++;
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(buf, len, "%s", colon);
+		ret = 0;
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
+int machine__cpu_model(char *buf, size_t len)
+{
+	char impl[64], part[64];
+
+	if (!cpuinfo_field("model name", buf, len))
+		return 0;
+	if (!cpuinfo_field("CPU implementer", impl, sizeof(impl)) &&
+	    !cpuinfo_field("CPU part", part, sizeof(part))) {
+		snprintf(buf, len, "implementer %s part %s", impl, part);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static void set_file(json_t *o, const char *key, const char *path)
+{
+	char buf[4096];
+
+	if (!read_file_str(path, buf, sizeof(buf)))
+		json_object_set_new(o, key, json_string(buf));
+}
+
+json_t *machine__describe(void)
+{
+	json_t *m = json_object();
+	struct utsname u;
+	struct sysinfo si;
+	char buf[512];
+
+	if (!m)
+		return NULL;
+	if (!uname(&u)) {
+		json_object_set_new(m, "hostname", json_string(u.nodename));
+		json_object_set_new(m, "kernel_release", json_string(u.release));
+		json_object_set_new(m, "kernel_version", json_string(u.version));
+		json_object_set_new(m, "arch", json_string(u.machine));
+	}
+	set_file(m, "kernel_cmdline", "/proc/cmdline");
+	if (!machine__cpu_model(buf, sizeof(buf)))
+		json_object_set_new(m, "cpu_model", json_string(buf));
+	if (!cpuinfo_field("microcode", buf, sizeof(buf)))
+		json_object_set_new(m, "microcode", json_string(buf));
+	json_object_set_new(m, "cpus_online", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
+	json_object_set_new(m, "cpus_configured", json_integer(sysconf(_SC_NPROCESSORS_CONF)));
+	set_file(m, "smt", "/sys/devices/system/cpu/smt/control");
+	set_file(m, "cpufreq_governor", "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+	set_file(m, "isolated_cpus", "/sys/devices/system/cpu/isolated");
+	if (!sysinfo(&si))
+		json_object_set_new(m, "memory_bytes",
+				    json_integer((json_int_t)si.totalram * (json_int_t)si.mem_unit));
+	return m;
+}
