@@ -68,7 +68,6 @@ struct stream_task {			/* FORK and EXIT */
 	bool fork;
 	uint32_t pid, ppid, tid, ptid;
 	uint64_t time;
-	uint16_t misc;			/* header.misc: PERF_RECORD_MISC_FORK_EXEC (1 << 13) */
 };
 
 struct stream_info {

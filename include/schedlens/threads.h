@@ -41,7 +41,8 @@ void threads__delete(struct threads *t);
 
 int threads__comm(struct threads *t, uint32_t pid, uint32_t tid, const char *comm, bool exec);
 int threads__mmap(struct threads *t, const struct stream_mmap *m);
-int threads__task(struct threads *t, const struct stream_task *tk);
+/* @misc: the record's header.misc (perf's PERF_RECORD_MISC_FORK_EXEC: do not clone maps) */
+int threads__task(struct threads *t, const struct stream_task *tk, uint16_t misc);
 
 /* Resolve a sample's ip (or any address with its cpumode) for pid/tid. 0 or -ENOMEM. */
 int threads__resolve(struct threads *t, uint32_t pid, uint32_t tid, uint16_t misc,

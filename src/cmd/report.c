@@ -33,6 +33,7 @@ struct report {
 	uint64_t *lost;			/* LOST_SAMPLES per event */
 	size_t nr;
 	const char *unknown;		/* interned "[unknown]" */
+	uint16_t misc;			/* header.misc of the record being delivered */
 };
 
 static int rep_begin(void *ctx, const struct stream_info *info)
@@ -95,7 +96,15 @@ static int rep_task(void *ctx, const struct stream_task *t)
 {
 	struct report *r = ctx;
 
-	return threads__task(r->threads, t);
+	return threads__task(r->threads, t, r->misc);
+}
+
+static int rep_raw(void *ctx, const struct perf_event_header *h, const void *rec)
+{
+	struct report *r = ctx;
+
+	r->misc = h->misc;
+	return 0;
 }
 
 static int rep_lost(void *ctx, uint64_t id, uint64_t nr, uint64_t time)
@@ -443,7 +452,7 @@ static int run_report(const struct report_opts *o)
 	}
 	ops = (struct stream_ops){ .ctx = &r, .begin = rep_begin, .sample = rep_sample,
 				   .comm = rep_comm, .mmap = rep_mmap, .task = rep_task,
-				   .lost = rep_lost };
+				   .lost = rep_lost, .raw = rep_raw };
 	ret = perf_file__run(f, &ops, &err);
 	if (r.hists)
 		print_report(&r, perf_file__stats(f));

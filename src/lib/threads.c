@@ -393,7 +393,7 @@ int threads__comm(struct threads *t, uint32_t pid, uint32_t tid, const char *com
 	return th ? set_comm(t, th, comm) : -ENOMEM;
 }
 
-int threads__task(struct threads *t, const struct stream_task *tk)
+int threads__task(struct threads *t, const struct stream_task *tk, uint16_t misc)
 {
 	struct thread *th, *parent;
 
@@ -414,7 +414,7 @@ int threads__task(struct threads *t, const struct stream_task *tk)
 		return 0;
 	if (parent->comm_set && set_comm(t, th, parent->comm))
 		return -ENOMEM;
-	if (th->pid != parent->pid && th->maps != parent->maps && !(tk->misc & (1 << 13))) {
+	if (th->pid != parent->pid && th->maps != parent->maps && !(misc & (1 << 13))) {
 		struct maps *m = maps__clone(parent->maps);
 
 		if (!m)
