@@ -409,8 +409,7 @@ static void print_header(const struct perf_file *f, const char *path)
 	if (!h->pipe_mode) {
 		printf("# missing features:");
 		for (feat = 1; feat <= PERF_FEAT_PMU_CAPS; feat++)
-			if (!(h->features[feat / 64] & (1ULL << (feat % 64))) &&
-			    feat != PERF_FEAT_BUILD_ID)
+			if (!(h->features[feat / 64] & (1ULL << (feat % 64))))
 				printf(" %s", perf_feat__name(feat));
 		printf(" \n# ========\n#\n");
 	}

@@ -61,6 +61,7 @@ struct perf_file {
 	const uint8_t *map;		/* file mode: the whole file */
 	size_t map_len;
 	uint64_t file_size;
+	uint64_t truncated;		/* data size the header claims, when past the end */
 	struct perf_file_header hdr;
 	struct stream_info info;
 	struct stream_stats stats;

@@ -337,6 +337,9 @@ static int run_file(struct perf_file *f)
 			break;
 		off += h->size;
 	}
+	if (!ret && f->truncated)
+		ret = pd_bad(f, off, "file truncated: %llu of %llu bytes of data",
+			     (unsigned long long)f->hdr.data_size, (unsigned long long)f->truncated);
 	return ret;
 }
 
@@ -529,6 +532,8 @@ static int open_file_mode(struct perf_file *f)
 	if (read_section(f, hp + 40, &doff, &dsize)) {
 		if (doff > f->file_size)
 			return pd_bad(f, 40, "data section past the end of the file");
+		/* a cut file: read what is there, without features, and fail at the end */
+		f->truncated = dsize;
 		dsize = f->file_size - doff;
 	}
 	if (!dsize && doff)
@@ -540,8 +545,10 @@ static int open_file_mode(struct perf_file *f)
 	ret = read_attrs(f, hp);
 	if (!ret)
 		ret = read_event_types(f, hp);
-	if (!ret)
+	if (!ret && !f->truncated)
 		ret = read_features(f);
+	if (!ret)
+		pd_evsels_finish(f);
 	return ret;
 }
 
