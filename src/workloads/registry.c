@@ -8,6 +8,8 @@ const struct workload *const workloads[] = {
 	&workload_pipe,
 	&workload_messaging,
 	&workload_wakeup,
+	&workload_pound_times,
+	&workload_pound_clock_gettime,
 	NULL,
 };
 

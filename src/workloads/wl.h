@@ -51,7 +51,7 @@ struct wl_tasks *wl_tasks__new(bool threads, size_t max, struct errbuf *err);
 int wl_tasks__spawn(struct wl_tasks *t, wl_task_fn fn, void *arg, struct errbuf *err);
 /* In a task: say ready (@status 0) or failed, then wait for go. 0, or -ECANCELED on abort. */
 int wl_tasks__ready(struct wl_tasks *t, int status);
-/* Wait until every spawned task is ready; -EIO if one failed or died. */
+/* Wait until every spawned task is ready (again: returns at once); -EIO if one failed or died. */
 int wl_tasks__wait_ready(struct wl_tasks *t, struct errbuf *err);
 /* Release the tasks; with @abort they return from wl_tasks__ready() with -ECANCELED. */
 void wl_tasks__go(struct wl_tasks *t, bool abort);
