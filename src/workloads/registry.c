@@ -10,6 +10,7 @@ const struct workload *const workloads[] = {
 	&workload_wakeup,
 	&workload_pound_times,
 	&workload_pound_clock_gettime,
+	&workload_tcp,
 	NULL,
 };
 
