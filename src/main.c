@@ -11,6 +11,7 @@ static const struct command {
 	const char *summary;
 } commands[] = {
 	{ "version", cmd_version, "print the version" },
+	{ "sched", cmd_sched, "wakeup latency and paths, IPIs, migrations from sched tracepoints" },
 };
 
 static void usage(FILE *f)
