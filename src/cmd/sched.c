@@ -16,8 +16,10 @@
 #include "schedlens/results.h"
 #include "schedlens/sampler.h"
 #include "schedlens/schedan.h"
+#include "schedlens/target.h"
 #include "schedlens/topology.h"
 #include "schedlens/util.h"
+#include "schedlens/workload.h"
 #if __has_include("schedlens/perfdata.h")
 #include "schedlens/perfdata.h"
 #define HAVE_PERFDATA 1
@@ -35,6 +37,8 @@ struct sched_opts {
 	long top;
 	long mmap_pages;
 	char **argv;			/* the command after -- */
+	const struct workload *wl;	/* --bench NAME: a built-in workload, in-process */
+	void *wl_cfg;
 };
 
 static volatile sig_atomic_t sched_stop;
@@ -56,11 +60,14 @@ static void sched_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: schedlens sched [OPTIONS] -- COMMAND [ARGS...]\n"
+		"       schedlens sched [OPTIONS] --bench NAME [WORKLOAD OPTIONS...]\n"
 		"       schedlens sched [OPTIONS] -i perf.data\n\n"
 		"Wakeup latency and paths, IPIs, migrations, wakee flips and run time from the\n"
 		"scheduler tracepoints, recorded system-wide while COMMAND runs, or read from a file\n"
 		"recorded with `perf sched record` or `perf record -e sched:...`.\n\n"
 		"  -i, --input FILE      read a perf.data file\n"
+		"      --bench NAME      run a built-in workload in-process (see 'schedlens bench\n"
+		"                        --list'); records only its measured phase\n"
 		"  -a, --all             report every task (default with COMMAND: its tasks only)\n"
 		"  -C, --cpus LIST       record on these CPUs only (default: all online)\n"
 		"  -m, --mmap-pages N    ring buffer pages per CPU, a power of two (default 512)\n"
@@ -69,7 +76,8 @@ static void sched_usage(FILE *f)
 		"      --top N           rows per per-task table (default 20, 0: all)\n"
 		"      --topology        print the CPU topology first (like numactl --hardware)\n"
 		"      --phase           COMMAND marks its measured phase (SCHEDLENS_CONTROL):\n"
-		"                        record only between its enable and disable\n"
+		"                        record only between its enable and disable (implied\n"
+		"                        for `schedlens bench ...` and --bench)\n"
 		"      --tracefs DIR     where tracefs is mounted (default /sys/kernel/tracing)\n"
 		"  -h, --help            this text\n");
 }
@@ -104,53 +112,79 @@ static int open_events(const struct sched_opts *o, struct sampler_event *ev, siz
 	return 0;
 }
 
+struct live {
+	const struct sched_opts *o;
+	struct sampler_opts so;
+	struct schedan_opts *ao;
+	struct sampler *s;
+	struct schedan *an;
+	struct stream_ops ops;
+	struct errbuf err;
+};
+
+static int live_attach(void *ctx, pid_t pid)
+{
+	struct live *l = ctx;
+
+	l->s = sampler__new(&l->so, &l->err);
+	if (!l->s)
+		return -1;
+	if (!l->o->all)
+		l->ao->root_pid = pid;
+	l->an = schedan__new(l->ao, &l->err);
+	if (!l->an)
+		return -1;
+	schedan__ops(l->an, &l->ops);
+	return 0;
+}
+
+static int live_phase(void *ctx, bool enable, uint64_t t_ns)
+{
+	struct live *l = ctx;
+
+	return enable ? sampler__enable(l->s) : sampler__disable(l->s);
+}
+
+static int live_tick(void *ctx)
+{
+	struct live *l = ctx;
+
+	return sampler__poll(l->s, 0, &l->ops);
+}
+
 static int sched_live(const struct sched_opts *o, struct schedan_opts *ao, struct schedan **an,
-		      int *status)
+		      int *code)
 {
 	struct sampler_event ev[ARRAY_SIZE(sched_events)];
-	struct sampler_opts so = { .events = ev, .cpus = o->cpus, .tracking = true,
-				   .start_disabled = o->phase, .mmap_pages = (int)o->mmap_pages,
-				   .tracefs = o->tracefs };
-	struct sampler_child *child = NULL;
-	struct sampler *s = NULL;
-	struct errbuf err = { "" };
-	struct stream_ops ops;
-	int ret = 1;
+	struct live l = { .o = o, .ao = ao,
+			  .so = { .events = ev, .cpus = o->cpus, .tracking = true,
+				  .mmap_pages = (int)o->mmap_pages, .tracefs = o->tracefs } };
+	struct target t = { .argv = o->wl ? NULL : o->argv, .wl = o->wl, .wl_cfg = o->wl_cfg };
+	struct target_hooks h = { .ctx = &l, .attach = live_attach, .phase = live_phase,
+				  .tick = live_tick, .poll_ms = 50 };
+	struct target_result res;
+	int ret;
 
-	if (open_events(o, ev, &so.nr_events))
+	if (open_events(o, ev, &l.so.nr_events))
 		return 1;
-	child = sampler_child__new(o->argv, NULL, NULL, o->phase, &err);
-	if (!child)
-		goto out_err;
-	s = sampler__new(&so, &err);
-	if (!s)
-		goto out_err;
-	if (!o->all)
-		ao->root_pid = sampler_child__pid(child);
-	*an = schedan__new(ao, &err);
-	if (!*an)
-		goto out_err;
-	schedan__ops(*an, &ops);
+	l.so.start_disabled = o->wl || o->phase || target__is_own_bench(o->argv);
 	signal(SIGINT, on_sigint);
 	signal(SIGTERM, on_sigint);
-	ret = sampler__run_child(s, child, &ops, &sched_stop, status, &err);
+	ret = target__run(&t, &h, &sched_stop, &res, &l.err);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	if (ret && schedan__error(*an)[0]) {
-		fprintf(stderr, "schedlens sched: %s\n", schedan__error(*an));
-		ret = 1;
-		goto out;
-	}
-	if (ret)
-		goto out_err;
-	goto out;
-out_err:
-	fprintf(stderr, "schedlens sched: %s\n", err.msg);
-	ret = 1;
-out:
-	sampler__delete(s);
-	sampler_child__delete(child);
-	return ret;
+	if (!ret)
+		ret = sampler__drain(l.s, &l.ops);
+	json_decref(res.metrics);
+	*an = l.an;
+	*code = target__exit_code(&res);
+	if (ret && l.an && schedan__error(l.an)[0])
+		fprintf(stderr, "schedlens sched: %s\n", schedan__error(l.an));
+	else if (ret)
+		fprintf(stderr, "schedlens sched: %s\n",
+			l.err.msg[0] ? l.err.msg : strerror(ret < 0 ? -ret : EIO));
+	sampler__delete(l.s);
+	return ret ? 1 : 0;
 }
 
 static int sched_file(const struct sched_opts *o, struct schedan_opts *ao, struct schedan **an)
@@ -182,7 +216,7 @@ static int sched_file(const struct sched_opts *o, struct schedan_opts *ao, struc
 	return 0;
 }
 
-static int sched_json(const struct sched_opts *o, struct schedan *an, int status)
+static int sched_json(const struct sched_opts *o, struct schedan *an, int code)
 {
 	static const char *const paths[] = { "same_cpu", "wakelist_ipi", "wakelist_poll",
 					     "direct_ipi", "direct_poll", "direct_noipi",
@@ -199,6 +233,13 @@ static int sched_json(const struct sched_opts *o, struct schedan *an, int status
 	if (o->input) {
 		snprintf(id, sizeof(id), "sched %s", o->input);
 		json_object_set_new(params, "input", json_string(o->input));
+	} else if (o->wl) {
+		json_t *wp = o->wl->params ? o->wl->params(o->wl_cfg) : NULL;
+
+		snprintf(id, sizeof(id), "sched bench %s", o->wl->name);
+		if (wp)
+			json_object_set_new(params, "workload", wp);
+		json_object_set_new(params, "all_tasks", json_boolean(o->all));
 	} else {
 		size_t n = 0, i;
 
@@ -210,7 +251,7 @@ static int sched_json(const struct sched_opts *o, struct schedan *an, int status
 		if (o->cpus)
 			json_object_set_new(params, "cpus", json_string(o->cpus));
 	}
-	entry = results__entry(doc, id, o->input ? "file" : "command", params);
+	entry = results__entry(doc, id, o->input ? "file" : o->wl ? o->wl->name : "command", params);
 	it = entry ? results__add_iteration(entry) : NULL;
 	detail = schedan__json(an);
 	if (!it || !detail)
@@ -236,8 +277,7 @@ static int sched_json(const struct sched_opts *o, struct schedan *an, int status
 	results__set(it, "migrations", (double)migr);
 	json_object_set_new(it, "sched", detail);
 	if (!o->input)
-		json_object_set_new(it, "exit_status", json_integer(WIFEXITED(status) ?
-								    WEXITSTATUS(status) : 128 + WTERMSIG(status)));
+		json_object_set_new(it, "exit_status", json_integer(code));
 	if (results__write(doc, "-", &err)) {
 		fprintf(stderr, "schedlens sched: %s\n", err.msg);
 		goto out;
@@ -284,7 +324,7 @@ static int run_sched(const struct sched_opts *o)
 	struct kallsyms *ksyms;
 	struct schedan *an = NULL;
 	const char *w, *nl;
-	int ret, status = 0;
+	int ret, code = 0;
 
 	topo = topology__read(NULL, &err);
 	if (!topo)
@@ -296,7 +336,7 @@ static int run_sched(const struct sched_opts *o)
 			err.msg);
 	ao.topo = topo;
 	ao.ksyms = ksyms;
-	ret = o->input ? sched_file(o, &ao, &an) : sched_live(o, &ao, &an, &status);
+	ret = o->input ? sched_file(o, &ao, &an) : sched_live(o, &ao, &an, &code);
 	if (ret)
 		goto out;
 	for (w = schedan__warnings(an); *w; w = nl + 1) {
@@ -305,9 +345,9 @@ static int run_sched(const struct sched_opts *o)
 			break;
 		fprintf(stderr, "schedlens sched: warning: %.*s\n", (int)(nl - w), w);
 	}
-	ret = o->json ? sched_json(o, an, status) : sched_print(o, an, topo);
-	if (!ret && !o->input && WIFEXITED(status) && WEXITSTATUS(status))
-		ret = WEXITSTATUS(status);
+	ret = o->json ? sched_json(o, an, code) : sched_print(o, an, topo);
+	if (!ret && code)
+		ret = code;
 out:
 	schedan__delete(an);
 	kallsyms__delete(ksyms);
@@ -317,7 +357,8 @@ out:
 
 int cmd_sched(int argc, char **argv)
 {
-	enum { OPT_JSON = 256, OPT_KALLSYMS, OPT_TOP, OPT_TOPOLOGY, OPT_PHASE, OPT_TRACEFS };
+	enum { OPT_JSON = 256, OPT_KALLSYMS, OPT_TOP, OPT_TOPOLOGY, OPT_PHASE, OPT_TRACEFS,
+	       OPT_BENCH };
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "all", no_argument, NULL, 'a' },
@@ -329,11 +370,14 @@ int cmd_sched(int argc, char **argv)
 		{ "topology", no_argument, NULL, OPT_TOPOLOGY },
 		{ "phase", no_argument, NULL, OPT_PHASE },
 		{ "tracefs", required_argument, NULL, OPT_TRACEFS },
+		{ "bench", required_argument, NULL, OPT_BENCH },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sched_opts o = { .top = 20, .mmap_pages = 512 };
-	int c;
+	struct errbuf err = { "" };
+	const char *bench = NULL;
+	int c, code;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+i:aC:m:h", longopts, NULL)) != -1) {
@@ -376,6 +420,10 @@ int cmd_sched(int argc, char **argv)
 		case OPT_TRACEFS:
 			o.tracefs = optarg;
 			break;
+		case OPT_BENCH:
+			/* everything after the workload's name is the workload's */
+			bench = optarg;
+			goto parsed;
 		case 'h':
 			sched_usage(stdout);
 			return 0;
@@ -384,16 +432,38 @@ int cmd_sched(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind < argc)
+parsed:
+	if (bench) {
+		o.wl = workload__find(bench);
+		if (!o.wl) {
+			fprintf(stderr, "schedlens sched: '%s' is not a built-in workload; see "
+					"'schedlens bench --list'\n", bench);
+			return 2;
+		}
+		/* the workload's own options follow; its argv[0] is its name */
+		argv[optind - 1] = (char *)bench;
+		if (o.wl->parse(argc - optind + 1, argv + optind - 1, &o.wl_cfg, &err)) {
+			fprintf(stderr, "schedlens sched: %s (see 'schedlens bench %s --help')\n",
+				err.msg, bench);
+			return 2;
+		}
+	} else if (optind < argc) {
 		o.argv = argv + optind;
-	if (!!o.input == !!o.argv) {
-		fprintf(stderr, "schedlens sched: give either -i FILE or -- COMMAND\n");
+	}
+	if (!!o.input + !!o.argv + !!o.wl != 1) {
+		fprintf(stderr, "schedlens sched: give one of -i FILE, --bench NAME or -- COMMAND\n");
 		sched_usage(stderr);
-		return 2;
+		code = 2;
+		goto out;
 	}
 	if (o.input && (o.cpus || o.phase)) {
 		fprintf(stderr, "schedlens sched: -C and --phase apply to live recording only\n");
-		return 2;
+		code = 2;
+		goto out;
 	}
-	return run_sched(&o);
+	code = run_sched(&o);
+out:
+	if (o.wl && o.wl_cfg && o.wl->free)
+		o.wl->free(o.wl_cfg);
+	return code;
 }

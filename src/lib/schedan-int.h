@@ -87,7 +87,7 @@ struct schedan {
 	uint64_t migr[MIGR__NR], wakeup_migr;
 	struct ipi_key *ipis;
 	size_t nr_ipis, cap_ipis;
-	uint64_t nr_ipi_events, nr_lost, nr_lost_records, dropped;
+	uint64_t nr_ipi_events, nr_lost, nr_lost_records, dropped, missed;
 	struct stream_stats stats;
 	bool have_stats;
 };

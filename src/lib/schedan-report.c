@@ -185,6 +185,9 @@ static void report_paths(FILE *f, struct schedan *a)
 	if (a->dropped)
 		fprintf(f, "  (%llu wakeups in flight dropped at lost records)\n",
 			(unsigned long long)a->dropped);
+	if (a->missed)
+		fprintf(f, "  (%llu wakeups left out: the wakee switched out with no recorded "
+			   "switch in)\n", (unsigned long long)a->missed);
 }
 
 static void report_ipis(FILE *f, struct schedan *a)
@@ -412,6 +415,7 @@ json_t *schedan__json(struct schedan *a)
 	json_object_set_new(o, "lost", json_integer(a->nr_lost));
 	json_object_set_new(o, "lost_records", json_integer(a->nr_lost_records));
 	json_object_set_new(o, "dropped_wakeups", json_integer(a->dropped));
+	json_object_set_new(o, "missed_switch_in", json_integer(a->missed));
 	json_object_set_new(o, "latency_from", json_string(a->waking_mode ? "sched_waking" :
 									    "sched_wakeup"));
 	json_object_set_new(o, "wakeup_latency", lat_json(&a->all_lat));

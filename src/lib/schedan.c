@@ -427,6 +427,12 @@ static int on_switch(struct schedan *a, const struct stream_sample *s)
 			if (d > p->max_run_ns)
 				p->max_run_ns = d;
 		}
+		if (p->pending) {
+			/* it ran, but its switch in was not recorded */
+			p->pending = 0;
+			p->pending_cpu = -1;
+			a->missed++;
+		}
 		p->oncpu = -1;
 		p->last_out = t;
 		/* TASK_RUNNING, with or without the preemption mark above the state bits */
@@ -614,7 +620,7 @@ static int sa_task(void *ctx, const struct stream_task *st)
 		return 0;
 	}
 	t->ppid = st->ppid;
-	parent = task__find(a, st->ptid);
+	parent = task__get(a, st->ptid);
 	if (parent && parent->included)
 		t->included = true;
 	if (!t->comm[0] && parent)
