@@ -65,7 +65,7 @@ struct schedan {
 	struct schedan_opts opts;
 	struct errbuf err;
 	char warnings[1024];
-	const struct stream_info *info;
+	char path[256];			/* the input's, copied at begin() */
 	enum ev_kind *kinds;
 	size_t nr_kinds;
 	bool has[EV__NR];

@@ -308,7 +308,7 @@ char *schedan__report(struct schedan *a, const struct schedan_report_opts *o)
 	if (!f)
 		return NULL;
 	fprintf(f, "input: %s, %.3f ms, %llu records, %llu samples, lost %llu (%llu LOST records)\n\n",
-		a->info && a->info->path ? a->info->path : "?", (double)seconds(a) * 1e3,
+		a->path, (double)seconds(a) * 1e3,
 		(unsigned long long)st->nr_records, (unsigned long long)st->nr_samples,
 		(unsigned long long)a->nr_lost, (unsigned long long)a->nr_lost_records);
 	report_latency(f, a, top);
@@ -408,7 +408,7 @@ json_t *schedan__json(struct schedan *a)
 	for (i = 0; g && i < n; i++)
 		json_object_set_new(comms, g[i].comm, lat_json(&g[i].lat));
 	free_groups(g, n);
-	json_object_set_new(o, "input", json_string(a->info && a->info->path ? a->info->path : ""));
+	json_object_set_new(o, "input", json_string(a->path));
 	json_object_set_new(o, "duration_s", json_real(seconds(a)));
 	json_object_set_new(o, "records", json_integer(a->stats.nr_records));
 	json_object_set_new(o, "samples", json_integer(a->stats.nr_samples));

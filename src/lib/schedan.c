@@ -238,7 +238,7 @@ static int sa_begin(void *ctx, const struct stream_info *info)
 	size_t i, e, k;
 	size_t len = 0;
 
-	a->info = info;
+	snprintf(a->path, sizeof(a->path), "%s", info->path ? info->path : "input");
 	a->kinds = calloc(info->nr_evsels ? info->nr_evsels : 1, sizeof(*a->kinds));
 	if (!a->kinds)
 		return err__set(&a->err, -ENOMEM, "out of memory");
@@ -258,7 +258,7 @@ static int sa_begin(void *ctx, const struct stream_info *info)
 					return err__set(&a->err, -EINVAL,
 							"'%s:%s' in '%s' has no field '%s'",
 							events[e].sys, events[e].name,
-							info->path ? info->path : "?",
+							a->path,
 							events[e].fields[k]);
 			}
 			a->kinds[i] = events[e].kind;
@@ -269,7 +269,7 @@ static int sa_begin(void *ctx, const struct stream_info *info)
 		return err__set(&a->err, -ENOENT,
 				"'%s' has no %s%s%s records: record with `perf sched record` or "
 				"-e sched:sched_switch,sched:sched_waking,...",
-				info->path ? info->path : "input",
+				a->path,
 				a->has[EV_SWITCH] ? "" : "sched:sched_switch",
 				!a->has[EV_SWITCH] && !a->has[EV_WAKING] && !a->has[EV_WAKEUP] ?
 					" and no " : "",
