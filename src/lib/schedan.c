@@ -201,7 +201,7 @@ static void set_comm(struct task *t, const void *raw, const struct tep_format_fi
 {
 	size_t n;
 
-	if (!f)
+	if (!f || (f->flags & TEP_FIELD_IS_DYNAMIC))
 		return;
 	n = f->size < (int)sizeof(t->comm) ? (size_t)f->size : sizeof(t->comm) - 1;
 	memcpy(t->comm, (const char *)raw + f->offset, n);

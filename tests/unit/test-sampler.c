@@ -88,6 +88,13 @@ START_TEST(test_tracepoint_errors)
 	ck_assert_ptr_nonnull(strstr(e.msg, "nocolon"));
 	ck_assert_int_eq(tracepoint__attr("/nonexistent", "sched:sched_switch", &a, &e), -ENOENT);
 	ck_assert_ptr_nonnull(strstr(e.msg, "mount -t tracefs"));
+	if (tracefs__find(NULL, (char[256]){ 0 }, 256, NULL) == 0) {
+		ck_assert_int_eq(tracepoint__attr(NULL, "sched:no_such_event", &a, &e), -ENOENT);
+		ck_assert_ptr_nonnull(strstr(e.msg, "unknown tracepoint 'sched:no_such_event'"));
+		ck_assert_int_eq(tracepoint__attr(NULL, "sched:sched_switch", &a, &e), 0);
+		ck_assert_int_eq(a.type, PERF_TYPE_TRACEPOINT);
+		ck_assert_uint_gt(a.config, 0);
+	}
 }
 END_TEST
 
