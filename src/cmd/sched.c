@@ -12,7 +12,6 @@
 #include <sys/wait.h>
 
 #include "schedlens/commands.h"
-#include "schedlens/kallsyms.h"
 #include "schedlens/results.h"
 #include "schedlens/sampler.h"
 #include "schedlens/schedan.h"
@@ -321,7 +320,6 @@ static int run_sched(const struct sched_opts *o)
 	struct schedan_opts ao = { 0 };
 	struct errbuf err = { "" };
 	struct topology *topo;
-	struct kallsyms *ksyms;
 	struct schedan *an = NULL;
 	const char *w, *nl;
 	int ret, code = 0;
@@ -330,12 +328,8 @@ static int run_sched(const struct sched_opts *o)
 	if (!topo)
 		fprintf(stderr, "schedlens sched: warning: %s: migrations left unclassified\n",
 			err.msg);
-	ksyms = kallsyms__load(o->kallsyms, &err);
-	if (!ksyms)
-		fprintf(stderr, "schedlens sched: warning: %s: IPI call sites left as addresses\n",
-			err.msg);
 	ao.topo = topo;
-	ao.ksyms = ksyms;
+	ao.kallsyms_path = o->kallsyms;
 	ret = o->input ? sched_file(o, &ao, &an) : sched_live(o, &ao, &an, &code);
 	if (ret)
 		goto out;
@@ -350,7 +344,6 @@ static int run_sched(const struct sched_opts *o)
 		ret = code;
 out:
 	schedan__delete(an);
-	kallsyms__delete(ksyms);
 	topology__delete(topo);
 	return ret;
 }

@@ -11,6 +11,7 @@
 struct u64vec {
 	uint64_t *v;
 	size_t n, cap;
+	size_t sorted;		/* n when last sorted */
 };
 
 struct task {
@@ -71,6 +72,8 @@ struct schedan {
 	bool has[EV__NR];
 	struct tep_format_field *f[EV__NR][6];
 	bool waking_mode;		/* wakeups start at sched_waking */
+	struct kallsyms *own_ksyms;	/* loaded here when the caller gave none */
+	bool ksyms_tried;
 	/* tasks: array + open-addressing index by tid */
 	struct task **tasks;
 	size_t nr_tasks, cap_tasks;

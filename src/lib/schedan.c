@@ -61,12 +61,73 @@ static uint64_t nearest_rank(const uint64_t *sorted, size_t n, double pct)
 	return sorted[(k > n ? n : k) - 1];
 }
 
+/* LSD radix sort, 16-bit digits; passes over digits that are all equal are skipped */
+static int u64_sort(uint64_t *v, size_t n)
+{
+	uint64_t *tmp, *src = v, *dst, all_or = 0, all_and = ~0ull;
+	size_t i, *count;
+	int shift;
+
+	if (n < 64) {
+		for (i = 1; i < n; i++) {
+			uint64_t x = v[i];
+			size_t j = i;
+
+			for (; j > 0 && v[j - 1] > x; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		return 0;
+	}
+	tmp = malloc(n * sizeof(*tmp));
+	count = malloc(65536 * sizeof(*count));
+	if (!tmp || !count) {
+		free(tmp);
+		free(count);
+		return -ENOMEM;
+	}
+	dst = tmp;
+	for (i = 0; i < n; i++) {
+		all_or |= v[i];
+		all_and &= v[i];
+	}
+	for (shift = 0; shift < 64; shift += 16) {
+		size_t sum = 0, c;
+		uint64_t *t;
+
+		if ((((all_or ^ all_and) >> shift) & 0xffff) == 0)
+			continue;
+		memset(count, 0, 65536 * sizeof(*count));
+		for (i = 0; i < n; i++)
+			count[(src[i] >> shift) & 0xffff]++;
+		for (i = 0; i < 65536; i++) {
+			c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[count[(src[i] >> shift) & 0xffff]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(tmp);
+	free(count);
+	return 0;
+}
+
 void u64vec__lat(struct u64vec *v, struct schedan_lat *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (!v->n)
 		return;
-	gsl_sort_ulong((unsigned long *)v->v, 1, v->n);
+	if (!v->sorted || v->sorted != v->n) {
+		if (u64_sort(v->v, v->n))
+			gsl_sort_ulong((unsigned long *)v->v, 1, v->n);
+		v->sorted = v->n;
+	}
 	out->count = v->n;
 	out->p50 = nearest_rank(v->v, v->n, 50);
 	out->p90 = nearest_rank(v->v, v->n, 90);
@@ -117,6 +178,7 @@ void schedan__delete(struct schedan *a)
 	free(a->win);
 	free(a->kinds);
 	free(a->ipis);
+	kallsyms__delete(a->own_ksyms);
 	free(a);
 }
 
@@ -497,9 +559,27 @@ static int on_migrate(struct schedan *a, const struct stream_sample *s)
 	return 0;
 }
 
-static bool ipi__is_wakelist(const struct schedan *a, uint64_t callsite, uint64_t callback)
+static void schedan__load_ksyms(struct schedan *a)
+{
+	struct errbuf err = { "" };
+	size_t len = strlen(a->warnings);
+
+	a->ksyms_tried = true;
+	if (a->opts.ksyms)
+		return;
+	a->own_ksyms = kallsyms__load(a->opts.kallsyms_path, &err);
+	a->opts.ksyms = a->own_ksyms;
+	if (!a->own_ksyms && len < sizeof(a->warnings))
+		snprintf(a->warnings + len, sizeof(a->warnings) - len,
+			 "%s: IPI call sites left as addresses\n", err.msg);
+}
+
+static bool ipi__is_wakelist(struct schedan *a, uint64_t callsite, uint64_t callback)
 {
 	const struct ksym *cs, *cb;
+
+	if (!a->ksyms_tried)
+		schedan__load_ksyms(a);
 
 	if (!a->opts.ksyms)
 		return callback != 0;
