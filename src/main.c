@@ -16,6 +16,7 @@ static const struct command {
 	{ "bench", cmd_bench, "run a built-in scheduler workload" },
 	{ "report", cmd_report, "histograms, stats and header of a perf.data file" },
 	{ "script", cmd_script, "print the records of a perf.data file, one per line" },
+	{ "sched", cmd_sched, "wakeup latency and paths, IPIs, migrations from sched tracepoints" },
 };
 
 static void usage(FILE *f)

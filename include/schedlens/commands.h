@@ -13,5 +13,6 @@ int cmd_version(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+int cmd_sched(int argc, char **argv);
 
 #endif
