@@ -11,6 +11,9 @@ static const struct command {
 	const char *summary;
 } commands[] = {
 	{ "version", cmd_version, "print the version" },
+	{ "compare", cmd_compare, "compare results documents: tables, plots" },
+	{ "gate", cmd_gate, "pass or fail NEW against BASE (exit 0, 1 regression, 2 unusable)" },
+	{ "run", cmd_run, "run a suite of workloads into a results document" },
 };
 
 static void usage(FILE *f)

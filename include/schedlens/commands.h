@@ -8,5 +8,8 @@
 #define SCHEDLENS_COMMANDS_H
 
 int cmd_version(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_gate(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 #endif
