@@ -79,7 +79,7 @@ struct metric_cmp {
 
 /*
  * Compare @metric between two entries of results documents. Percentile metrics (names "p50",
- * "p99", "p99.9", ...: compare__is_percentile) get their verdict from the bootstrap interval,
+ * "p99", "p99.9", or ending in "_p99" ...: compare__is_percentile) get their verdict from the bootstrap interval,
  * the others from Mann-Whitney U at opts->alpha. Returns 0, -ENOENT when a side has no value
  * of @metric, -EINVAL when the two entries declare different directions for it, -ENOMEM; detail
  * in @err.

@@ -9,6 +9,7 @@
  *   "tracepoints": ["sched:sched_wakeup"],                 counted like events
  *   "better": { "cpu-migrations": "lower" },               directions of events/metrics
  *   "vmstat": ["pgfault", "numa_hit"],                     /proc/vmstat deltas (optional)
+ *   "gate": ["time", "requests_per_s"],                    what `gate` judges by default
  *   "entries": [ { "workload": "messaging", "group": "hackbench-process-pipes",
  *                  "args": ["-p", "-l", "100"],
  *                  "range": { "param": "groups", "option": "-g", "values": [1, 2, "ncpu"] },
@@ -20,6 +21,7 @@
 #define SCHEDLENS_SUITE_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "schedlens/results.h"
@@ -43,6 +45,8 @@ struct suite_entry {
 	size_t nevents;
 	struct suite_better *better;	/* the entry's directions, then the suite's */
 	size_t nbetter;
+	char **gate;			/* metrics the gate judges (the suite's and the entry's) */
+	size_t ngate;
 	unsigned int iterations;
 };
 
@@ -69,6 +73,8 @@ void suite__delete(struct suite *s);
 int suite__value(const char *tok, long ncpu, long *out);
 /* The direction @e declares for @metric, or @dflt. */
 enum better suite_entry__better(const struct suite_entry *e, const char *metric, enum better dflt);
+/* Whether @metric is one of @e's gate metrics. */
+bool suite_entry__gated(const struct suite_entry *e, const char *metric);
 /* Total iterations of the suite (every entry, every range value). */
 size_t suite__total_iterations(const struct suite *s);
 

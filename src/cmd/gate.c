@@ -27,6 +27,7 @@ struct gate_opts {
 	size_t nmetrics;
 	const char *junit;
 	bool quiet;
+	bool all;		/* every metric with a direction, not only the suite's gate metrics */
 	struct compare_opts cmp;
 };
 
@@ -49,18 +50,37 @@ static void usage(FILE *f)
 		"      --min-effect P   smallest regression that counts, in %% (default 3%%)\n"
 		"      --alpha A        family-wise significance level (default 0.05)\n"
 		"  -m, --metric NAME    gate on this metric only (repeat)\n"
+		"  -a, --all            every metric with a direction (default: the suite's gate\n"
+		"                       metrics when the results mark some, else all)\n"
 		"      --junit FILE     also write a JUnit XML report\n"
 		"      --seed N         bootstrap seed for the intervals (default 1)\n"
 		"  -q, --quiet          print regressions and the verdict only\n"
 		"  -h, --help\n");
 }
 
-static bool selected(const struct gate_opts *o, const char *metric)
+/* Whether the suite marked gate metrics in @doc ("gate": true in an entry's metrics). */
+static bool has_gate_marks(const json_t *doc)
+{
+	const json_t *e, *m;
+	const char *name;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "entries"), i, e)
+		json_object_foreach(json_object_get(e, "metrics"), name, m)
+			if (json_is_true(json_object_get(m, "gate")))
+				return true;
+	return false;
+}
+
+static bool selected(const struct gate_opts *o, const json_t *entry, const char *metric,
+		     bool marks)
 {
 	size_t i;
 
 	if (!o->nmetrics)
-		return true;
+		return o->all || !marks ||
+		       json_is_true(json_object_get(
+			       json_object_get(json_object_get(entry, "metrics"), metric), "gate"));
 	for (i = 0; i < o->nmetrics; i++)
 		if (!strcmp(o->metrics[i], metric))
 			return true;
@@ -164,6 +184,7 @@ static int collect(const struct gate_opts *o, const json_t *base, const json_t *
 	const char *metric;
 	struct errbuf err;
 	size_t i, n = 0;
+	bool marks = has_gate_marks(base);
 
 	*skipped = 0;
 	json_array_foreach(json_object_get(base, "entries"), i, e) {
@@ -173,7 +194,8 @@ static int collect(const struct gate_opts *o, const json_t *base, const json_t *
 		json_object_foreach(json_object_get(e, "metrics"), metric, m) {
 			struct metric_cmp mc;
 
-			if (!selected(o, metric) || results__better(e, metric) == BETTER_NONE)
+			if (!selected(o, e, metric, marks) ||
+			    results__better(e, metric) == BETTER_NONE)
 				continue;
 			if (compare__metric(e, ne, metric, &o->cmp, &mc, &err) ||
 			    mc.base.n < 2 || mc.new.n < 2) {
@@ -196,6 +218,32 @@ static int collect(const struct gate_opts *o, const json_t *base, const json_t *
 	*out = items;
 	*nout = n;
 	return 0;
+}
+
+/* Median 1-minute load average over the iterations of @doc (run records it); -1 if none. */
+static double median_load(const json_t *doc)
+{
+	const json_t *e, *it;
+	double *v = NULL, *nv, m = -1;
+	size_t i, k, n = 0;
+
+	json_array_foreach(json_object_get(doc, "entries"), i, e)
+		json_array_foreach(json_object_get(e, "iterations"), k, it) {
+			const json_t *l = json_object_get(it, "loadavg");
+
+			if (!json_is_number(l) || !(nv = realloc(v, (n + 1) * sizeof(*v))))
+				continue;
+			v = nv;
+			v[n++] = json_number_value(l);
+		}
+	if (n) {
+		struct summary s;
+
+		if (!stats__summarize(v, n, &s))
+			m = s.median;
+	}
+	free(v);
+	return m;
 }
 
 static int run_gate(const struct gate_opts *o)
@@ -248,10 +296,20 @@ static int run_gate(const struct gate_opts *o)
 	}
 	if (o->junit && write_junit(o, items, n, regressions))
 		goto out_free;
+	{
+		double lb = median_load(base), ln = median_load(new);
+
+		if (lb >= 0 && ln >= 0 && fabs(ln - lb) > 1 && (ln > 1.5 * lb || lb > 1.5 * ln))
+			printf("note: the machine's load average differed (median %.2f in BASE, "
+			       "%.2f in NEW): other work may explain a difference\n",
+			       lb, ln);
+	}
 	printf("gate: %s: %zu metric%s tested, %zu regression%s (mann-whitney u, "
 	       "holm-bonferroni at alpha %g, min effect %g%%)",
 	       regressions ? "FAIL" : "pass", n, n == 1 ? "" : "s", regressions,
 	       regressions == 1 ? "" : "s", o->cmp.alpha, o->min_effect);
+	if (!o->nmetrics && !o->all && has_gate_marks(base))
+		printf("; the suite's gate metrics, --all for every metric");
 	if (skipped)
 		printf("; %zu skipped (fewer than 2 iterations)", skipped);
 	printf("\n");
@@ -297,11 +355,12 @@ int cmd_gate(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "min-effect", required_argument, NULL, 'e' },
-		{ "alpha", required_argument, NULL, 'a' },
+		{ "alpha", required_argument, NULL, 'P' },
 		{ "metric", required_argument, NULL, 'm' },
 		{ "junit", required_argument, NULL, 'j' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "all", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -313,14 +372,14 @@ int cmd_gate(int argc, char **argv)
 	o->min_effect = 3;
 	compare_opts__init(&o->cmp);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:qah", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (parse_pct(optarg, &o->min_effect))
 				return bad_usage("min effect must be a percentage like 3%, not",
 						 optarg);
 			break;
-		case 'a':
+		case 'P':
 			if (parse_double(optarg, &o->cmp.alpha) || !(o->cmp.alpha > 0) ||
 			    !(o->cmp.alpha < 1))
 				return bad_usage("alpha must be in (0, 1), not", optarg);
@@ -340,6 +399,9 @@ int cmd_gate(int argc, char **argv)
 			break;
 		case 'q':
 			o->quiet = true;
+			break;
+		case 'a':
+			o->all = true;
 			break;
 		case 'h':
 			usage(stdout);

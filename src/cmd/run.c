@@ -89,6 +89,17 @@ static int entry_events(struct run_state *st, const struct suite_entry *e, struc
 	return 0;
 }
 
+/* The 1-minute load average: how busy the machine was besides the workload. */
+static double loadavg(void)
+{
+	char buf[128];
+	double v;
+
+	if (read_file_str("/proc/loadavg", buf, sizeof(buf)) || sscanf(buf, "%lf", &v) != 1)
+		return -1;
+	return v;
+}
+
 static json_t *vmstat_read(void)
 {
 	json_t *o = json_object();
@@ -204,6 +215,12 @@ static int add_metrics(json_t *jentry, const struct suite_entry *e, const json_t
 		      results__declare(jentry, name,
 				       json_string_value(json_object_get(m, "unit")) ?: "",
 				       suite_entry__better(e, name, dflt));
+		if (!ret && suite_entry__gated(e, name))
+			ret = json_object_set_new(json_object_get(json_object_get(jentry, "metrics"),
+								  name),
+						  "gate", json_true())
+				      ? -ENOMEM
+				      : 0;
 		if (ret)
 			break;
 	}
@@ -218,6 +235,7 @@ static int run_iteration(struct run_state *st, const struct suite_entry *e,
 	struct target_hooks h = { .ctx = st, .attach = hook_attach, .phase = hook_phase };
 	struct target_result res = { 0 };
 	json_t *before, *after = NULL, *it = NULL;
+	double load = loadavg();
 	int ret, code;
 
 	before = vmstat_read();
@@ -240,6 +258,8 @@ static int run_iteration(struct run_state *st, const struct suite_entry *e,
 		ret = add_counters(st, jentry, e, it);
 	if (!ret)
 		json_object_set_new(it, "vmstat", vmstat_delta(st->s, before, after));
+	if (!ret && load >= 0)
+		json_object_set_new(it, "loadavg", json_real(load));
 	if (!ret && json_array_append(json_object_get(jentry, "iterations"), it))
 		ret = -ENOMEM;
 	if (ret == -ENOMEM)

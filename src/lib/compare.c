@@ -48,7 +48,7 @@ const char *cmp_verdict__name(enum cmp_verdict v)
 
 bool compare__is_percentile(const char *metric)
 {
-	const char *s = metric;
+	const char *s = strrchr(metric, '_') ? strrchr(metric, '_') + 1 : metric;
 
 	if (*s != 'p' || !isdigit((unsigned char)s[1]))
 		return false;

@@ -35,6 +35,7 @@ void suite__delete(struct suite *s)
 
 		free_strv(e->args, e->nargs);
 		free_strv(e->events, e->nevents);
+		free_strv(e->gate, e->ngate);
 		free(e->values);
 		free(e->better);
 	}
@@ -225,7 +226,7 @@ static int parse_entry(const json_t *j, const json_t *root, struct suite_entry *
 		       unsigned int iterations, const char *where, struct errbuf *err)
 {
 	static const char *const keys[] = { "workload", "group", "args", "range", "events",
-					    "tracepoints", "better", "iterations", NULL };
+					    "tracepoints", "better", "iterations", "gate", NULL };
 	int ret;
 
 	if (!json_is_object(j))
@@ -250,6 +251,8 @@ static int parse_entry(const json_t *j, const json_t *root, struct suite_entry *
 			   where, err) ?:
 	       add_strings(json_object_get(j, "tracepoints"), &e->events, &e->nevents,
 			   "tracepoints", where, err) ?:
+	       add_strings(json_object_get(root, "gate"), &e->gate, &e->ngate, "gate", "", err) ?:
+	       add_strings(json_object_get(j, "gate"), &e->gate, &e->ngate, "gate", where, err) ?:
 	       add_better(json_object_get(j, "better"), e, where, err) ?:
 	       add_better(json_object_get(root, "better"), e, "", err) ?:
 	       parse_iterations(json_object_get(j, "iterations"), &e->iterations, where, err);
@@ -258,7 +261,8 @@ static int parse_entry(const json_t *j, const json_t *root, struct suite_entry *
 struct suite *suite__parse(const json_t *j, const char *origin, long ncpu, struct errbuf *err)
 {
 	static const char *const keys[] = { "suite", "description", "iterations", "events",
-					    "tracepoints", "better", "vmstat", "entries", NULL };
+					    "tracepoints", "better", "vmstat", "entries", "gate",
+					    NULL };
 	const json_t *entries = json_object_get(j, "entries"), *x;
 	struct suite *s = calloc(1, sizeof(*s));
 	unsigned int iterations = DEFAULT_ITERATIONS;
@@ -361,6 +365,16 @@ enum better suite_entry__better(const struct suite_entry *e, const char *metric,
 		if (!strcmp(e->better[i].name, metric))
 			return e->better[i].better;
 	return dflt;
+}
+
+bool suite_entry__gated(const struct suite_entry *e, const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < e->ngate; i++)
+		if (!strcmp(e->gate[i], metric))
+			return true;
+	return false;
 }
 
 size_t suite__total_iterations(const struct suite *s)

@@ -276,7 +276,9 @@ START_TEST(test_verdicts)
 	ck_assert_int_eq(compare__values(a, 1, b, 8, BETTER_LOWER, false, &o, &mc), 0);
 	ck_assert_int_eq(mc.verdict, CMP_NA);
 	ck_assert(compare__is_percentile("p99.9") && compare__is_percentile("p50"));
+	ck_assert(compare__is_percentile("wakeup_p99.9"));
 	ck_assert(!compare__is_percentile("pipe") && !compare__is_percentile("p"));
+	ck_assert(!compare__is_percentile("wakeup_max"));
 }
 END_TEST
 
