@@ -163,11 +163,12 @@ char *plot__script(const struct compare_render *r, const char *svg_path, struct 
 	put_quoted(f, svg_path);
 	fprintf(f, "\nset multiplot layout %zu,%zu title ", rows, cols);
 	put_quoted(f, "per-iteration values (points), medians with 95% intervals (bars)");
-	fprintf(f, "\nset grid ytics\nset key outside bottom center horizontal\n"
-		   "set offsets 0.5, 0.5, 0, 0\nset xtics nomirror rotate by -30\n");
+	fprintf(f, "\nset grid ytics\nset key outside bottom center horizontal\n");
 	for (i = 0; i < np; i++) {
 		const json_t *first = NULL;
 		size_t x = 0, k;
+
+		size_t longest = 0;
 
 		panel_data(f, r, &p[i], i, &npos);
 		fprintf(f, "set title ");
@@ -192,7 +193,14 @@ char *plot__script(const struct compare_render *r, const char *svg_path, struct 
 		}
 		fprintf(f, "\nset xlabel ");
 		put_quoted(f, key);
-		fprintf(f, "\nset xtics (");
+		json_array_foreach(json_object_get(r->docs[0], "entries"), k, e) {
+			if (!strcmp(compare__row(r->docs[0], e, label, sizeof(label), key,
+						 sizeof(key)),
+				    p[i].group) &&
+			    strlen(label) > longest)
+				longest = strlen(label);
+		}
+		fprintf(f, "\nset xtics nomirror %s (", longest > 8 ? "rotate by -20" : "norotate");
 		json_array_foreach(json_object_get(r->docs[0], "entries"), k, e) {
 			if (strcmp(compare__row(r->docs[0], e, label, sizeof(label), key,
 						sizeof(key)),
@@ -203,7 +211,7 @@ char *plot__script(const struct compare_render *r, const char *svg_path, struct 
 			put_quoted(f, label);
 			fprintf(f, " %zu", x++);
 		}
-		fprintf(f, ")\nset xrange [-0.5:%zu]\nplot ", npos ? npos - 1 : 0);
+		fprintf(f, ")\nset xrange [-0.5:%g]\nplot ", (double)npos - 0.5);
 		for (d = 0; d < r->ndocs; d++) {
 			fprintf(f, "%s$p%zu_%zu with points pt 7 ps 0.4 lc %zu title ",
 				d ? ", " : "", i, d, d + 1);
