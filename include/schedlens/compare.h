@@ -177,7 +177,10 @@ struct compare_render {
 	struct compare_opts opts;
 };
 
-/* Print every table of @r in @fmt to @out. 0, -ENOMEM or -EIO with detail in @err. */
+/*
+ * Print every table of @r in @fmt to @out (one document: the MMTests summary, or perf-stat
+ * style's "before" columns). 0, -ENOMEM or -EIO with detail in @err.
+ */
 int compare__render(const struct compare_render *r, enum table_format fmt, FILE *out,
 		    struct errbuf *err);
 /*

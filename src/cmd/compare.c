@@ -36,8 +36,9 @@ static struct compare_cmd_opts compare_opts;
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: schedlens compare [OPTIONS] BASE.json NEW.json [MORE.json ...]\n\n"
-		"Compare results documents entry by entry (aligned by entry id).\n\n"
+		"usage: schedlens compare [OPTIONS] BASE.json [NEW.json MORE.json ...]\n\n"
+		"Compare results documents entry by entry (aligned by entry id); with one\n"
+		"document, summarise it (Min, Amean/Hmean, Stddev, CoeffVar, Max, BAmean-95).\n\n"
 		"  -s, --style STYLE     default (medians, %.0f%% bootstrap CI of NEW/BASE,\n"
 		"                        Mann-Whitney U), mmtests, perf-stat\n"
 		"  -f, --format FMT      text (default), markdown, csv, json\n"
@@ -218,8 +219,8 @@ int cmd_compare(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (argc - optind < 2) {
-		fprintf(stderr, "schedlens compare: needs a base and at least one new results file\n");
+	if (argc - optind < 1) {
+		fprintf(stderr, "schedlens compare: needs at least one results file\n");
 		usage(stderr);
 		return 2;
 	}

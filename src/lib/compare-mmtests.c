@@ -163,10 +163,15 @@ struct mm_row {
 static int mm_header(struct table *t, const struct compare_render *r)
 {
 	char top[128], bottom[128];
+	bool tops = false;
 	size_t d;
 	int ret;
 
-	for (int line = 0; line < 2; line++) {
+	for (d = 0; d < r->ndocs; d++) {
+		split_label(r->labels[d], top, bottom, sizeof(top));
+		tops |= *top;
+	}
+	for (int line = !tops; line < 2; line++) {
 		ret = table__add_header(t);
 		if (ret)
 			return ret;
@@ -205,9 +210,11 @@ static int mm_cells(struct table *t, const struct mm_row *row, enum mm_stat st,
 			pct = compare__mmtests_pdiff(v, mm_stat(b, st));
 		sig = d && st == MM_MEAN && compare__mmtests_significant(b, s);
 		ret = table__cell(t, 2 + 2 * d, "%.*f", prec, v) ?:
-		      table__csv(t, 2 + 2 * d, "%.*f", prec, v) ?:
-		      table__cell(t, 3 + 2 * d, sig ? "*%7.2f%%*" : "(%7.2f%%)", pct) ?:
-		      table__csv(t, 3 + 2 * d, sig ? "%.2f*" : "%.2f", pct);
+		      table__csv(t, 2 + 2 * d, "%.*f", prec, v);
+		/* one document: nothing to compare with */
+		if (!ret && r->ndocs > 1)
+			ret = table__cell(t, 3 + 2 * d, sig ? "*%7.2f%%*" : "(%7.2f%%)", pct) ?:
+			      table__csv(t, 3 + 2 * d, sig ? "%.2f*" : "%.2f", pct);
 	}
 	return ret;
 }

@@ -345,10 +345,12 @@ int render__default(const struct compare_render *r, enum table_format fmt, FILE 
 int compare__render(const struct compare_render *r, enum table_format fmt, FILE *out,
 		    struct errbuf *err)
 {
-	if (r->ndocs < 2 || r->ndocs > RENDER_MAX_DOCS)
-		return err__set(err, -EINVAL, "compare needs 2 to %d results documents",
+	if (r->ndocs < 1 || r->ndocs > RENDER_MAX_DOCS)
+		return err__set(err, -EINVAL, "compare needs 1 to %d results documents",
 				RENDER_MAX_DOCS);
-	switch (r->style) {
+	/* one document: its summary, MMTests' rows without a comparison */
+	switch (r->ndocs == 1 && r->style == COMPARE_STYLE_DEFAULT ? COMPARE_STYLE_MMTESTS
+								     : r->style) {
 	case COMPARE_STYLE_MMTESTS:
 		return render__mmtests(r, fmt, out, err);
 	case COMPARE_STYLE_PERF_STAT:

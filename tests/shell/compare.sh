@@ -71,7 +71,10 @@ if command -v gnuplot >/dev/null; then
 fi
 
 # bad input: usage 2, unreadable or mismatched documents 1 with a clear message
-expect_rc 2 "$SCHEDLENS" compare "$data/wakee-flips-vanilla.json"
+expect_rc 2 "$SCHEDLENS" compare
+# one document: its summary
+expect_rc 0 "$SCHEDLENS" compare -m time "$data/wakee-flips-vanilla.json"
+grep -q '^Amean     48       1.3977$' "$TMP/out" || fail "one-document summary"
 expect_rc 2 "$SCHEDLENS" compare --style nonesuch a b
 printf '{"schema": "schedlens-results", "schema_version": 1, "entries": [\n' >"$TMP/bad.json"
 expect_rc 1 "$SCHEDLENS" compare "$TMP/bad.json" "$data/wakee-flips-vanilla.json"
