@@ -14,5 +14,8 @@ int cmd_bench(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_sched(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_gate(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 #endif
