@@ -11,6 +11,7 @@ static const struct command {
 	const char *summary;
 } commands[] = {
 	{ "version", cmd_version, "print the version" },
+	{ "validate", cmd_validate, "judge a kernel-patches/ series on before/after results" },
 };
 
 static void usage(FILE *f)

@@ -8,5 +8,6 @@
 #define SCHEDLENS_COMMANDS_H
 
 int cmd_version(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 
 #endif
