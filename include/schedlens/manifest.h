@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "schedlens/results.h"
 #include "schedlens/util.h"
 
 /* One "improve" or "guard" line. */
@@ -17,6 +18,7 @@ struct manifest_metric {
 	char *glob;	/* fnmatch pattern over results entry ids */
 	char *metric;	/* metric name inside those entries */
 	double pct;	/* improve: expected gain; guard: tolerated loss; percent, NAN for "?" */
+	enum better better;	/* optional 4th word: for metrics the documents leave "none" */
 	bool guard;
 	int line;	/* in the manifest, for messages */
 };
@@ -39,7 +41,7 @@ struct manifest {
  * Read @path: a manifest file, or a series folder holding one named "manifest". Checks the
  * format and the consistency rules of kernel-patches/README.md (known keys, single keys once,
  * one subject and commit per patch, base agreeing with revert and in-6.1, metric lines
- * "GLOB METRIC PCT%"). New manifest, or NULL with "'PATH' line N: ..." in @err (errno in
+ * "GLOB METRIC PCT% [lower|higher]"). New manifest, or NULL with "'PATH' line N: ..." in @err (errno in
  * *@errp when @errp is not NULL: -ENOENT, -EINVAL, -ENOMEM).
  */
 struct manifest *manifest__read(const char *path, int *errp, struct errbuf *err);

@@ -4,7 +4,9 @@
  * two results documents (BASE = the kernel without the series, NEW = with it).
  *
  * Each line is matched against the entries of BASE whose id fits its glob and that NEW also
- * has, giving one row per entry. A row is tested when both sides hold at least two values:
+ * has, giving one row per entry. A metric "A/B" that a document lacks is computed per iteration
+ * from its metrics A and B (a miss ratio from two counters). The direction is the one the
+ * documents declare, else the line's own (counters are declared "none"). A row is tested when both sides hold at least two values:
  * the two-sided test of compare.h, Bonferroni-corrected over every tested row of the run. It
  * then counts as improved (regressed) when significant and its gain is at least the minimum
  * effect (at least the guard's tolerance). A row with a single value on a side is judged by

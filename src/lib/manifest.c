@@ -117,7 +117,8 @@ static int add_metric(struct parser *p, const char *value, bool guard)
 {
 	struct manifest *m = p->m;
 	struct manifest_metric *mm, *arr;
-	char *copy, *glob, *metric, *pct, *extra, *save = NULL;
+	char *copy, *glob, *metric, *pct, *dir, *extra, *save = NULL;
+	enum better better = BETTER_NONE;
 	int ret = 0;
 
 	copy = strdup(value);
@@ -126,9 +127,19 @@ static int add_metric(struct parser *p, const char *value, bool guard)
 	glob = strtok_r(copy, " \t", &save);
 	metric = strtok_r(NULL, " \t", &save);
 	pct = strtok_r(NULL, " \t", &save);
+	dir = strtok_r(NULL, " \t", &save);
 	extra = strtok_r(NULL, " \t", &save);
 	if (!glob || !metric || !pct || extra) {
-		ret = fail(p, "'%s' wants ENTRY-GLOB METRIC PERCENT", guard ? "guard" : "improve");
+		ret = fail(p, "'%s' wants ENTRY-GLOB METRIC PERCENT [lower|higher]",
+			   guard ? "guard" : "improve");
+		goto out_free;
+	}
+	if (dir && !strcmp(dir, "lower")) {
+		better = BETTER_LOWER;
+	} else if (dir && !strcmp(dir, "higher")) {
+		better = BETTER_HIGHER;
+	} else if (dir) {
+		ret = fail(p, "'%s' is neither 'lower' nor 'higher'", dir);
 		goto out_free;
 	}
 	arr = realloc(m->metrics, (m->nr_metrics + 1) * sizeof(*arr));
@@ -146,6 +157,7 @@ static int add_metric(struct parser *p, const char *value, bool guard)
 	}
 	mm->glob = strdup(glob);
 	mm->metric = strdup(metric);
+	mm->better = better;
 	mm->guard = guard;
 	mm->line = p->line;
 	m->nr_metrics++;

@@ -78,6 +78,33 @@ struct run {
 	double *a, *b;
 };
 
+/*
+ * The values of @metric in @entry; a metric "A/B" the document lacks is computed per
+ * iteration from A and B (iterations with B == 0 skip).
+ */
+static size_t values(const json_t *entry, const char *metric, double *out, size_t max)
+{
+	const char *slash = strchr(metric, '/');
+	json_t *it, *vals;
+	size_t n, i;
+	char num[256];
+
+	n = results__values(entry, metric, out, max);
+	if (n || !slash || slash == metric || !slash[1] || slash - metric >= (long)sizeof(num))
+		return n;
+	snprintf(num, sizeof(num), "%.*s", (int)(slash - metric), metric);
+	json_array_foreach(json_object_get(entry, "iterations"), i, it) {
+		json_t *a, *b;
+
+		vals = json_object_get(it, "values");
+		a = json_object_get(vals, num);
+		b = json_object_get(vals, slash + 1);
+		if (n < max && json_is_number(a) && json_is_number(b) && json_number_value(b) != 0)
+			out[n++] = json_number_value(a) / json_number_value(b);
+	}
+	return n;
+}
+
 static int add_row(struct run *r, size_t line, const json_t *be, const json_t *ne)
 {
 	const struct manifest_metric *mm = &r->m->metrics[line];
@@ -86,12 +113,14 @@ static int add_row(struct run *r, size_t line, const json_t *be, const json_t *n
 	enum better better = results__better(be, mm->metric);
 	size_t na, nb;
 
-	na = results__values(be, mm->metric, r->a, MAX_VALUES);
-	nb = results__values(ne, mm->metric, r->b, MAX_VALUES);
+	na = values(be, mm->metric, r->a, MAX_VALUES);
+	nb = values(ne, mm->metric, r->b, MAX_VALUES);
 	if (!na || !nb)
 		return 0;
 	if (better == BETTER_NONE)
 		better = results__better(ne, mm->metric);
+	if (better == BETTER_NONE)
+		better = mm->better;
 	if (better == BETTER_NONE) {
 		v->lines[line].no_direction++;
 		return 0;

@@ -48,7 +48,7 @@ START_TEST(test_wakelist)
 	ck_assert_uint_eq(m->nr_metrics, 6);
 	ck_assert_uint_eq(guards, 2);
 	ck_assert_str_eq(m->metrics[1].glob, "wakeup*");
-	ck_assert_str_eq(m->metrics[1].metric, "wakeup-p99");
+	ck_assert_str_eq(m->metrics[1].metric, "wakeup_p99");
 	ck_assert(m->metrics[1].pct == 30);
 	ck_assert_uint_eq(m->nr_focus, 3);
 	ck_assert_str_eq(m->focus[0], "ttwu_queue_wakelist");
@@ -138,12 +138,14 @@ START_TEST(test_minimal_forward)
 	struct manifest *m;
 
 	ck_assert_int_eq(parse_text(GOOD_HEAD "in-6.1 = no\nbase = linux-source-6.1\n"
-						"improve = a* m ?\nguard = * x 0%\n",
+						"improve = a* m ? higher\nguard = * x 0%\n",
 				    &err, &m),
 			 0);
 	ck_assert_str_eq(m->subjects[0], "one: two = three");
 	ck_assert(isnan(m->metrics[0].pct));
 	ck_assert(!m->metrics[0].guard);
+	ck_assert_int_eq(m->metrics[0].better, BETTER_HIGHER);
+	ck_assert_int_eq(m->metrics[1].better, BETTER_NONE);
 	ck_assert(m->metrics[1].guard);
 	ck_assert(m->metrics[1].pct == 0);
 	ck_assert_int_eq(m->metrics[1].line, 10);
@@ -166,7 +168,8 @@ START_TEST(test_malformed)
 		{ GOOD_HEAD "just words\n", "line 7: 'just words' is not 'key = value'" },
 		{ GOOD_HEAD "suite2 =\n", "line 7: 'suite2' has no value" },
 		{ GOOD_HEAD "improve = a m\n", "line 7: 'improve' wants ENTRY-GLOB METRIC PERCENT" },
-		{ GOOD_HEAD "improve = a m 3% x\n", "wants ENTRY-GLOB METRIC PERCENT" },
+		{ GOOD_HEAD "improve = a m 3% lower x\n", "wants ENTRY-GLOB METRIC PERCENT" },
+		{ GOOD_HEAD "improve = a m 3% sideways\n", "'sideways' is neither 'lower' nor" },
 		{ GOOD_HEAD "improve = a m 3\n", "'3' is not a percentage" },
 		{ GOOD_HEAD "guard = a m ?\n", "'?' is not a percentage" },
 		{ GOOD_HEAD "guard = a m -2%\n", "not negative" },

@@ -25,6 +25,7 @@ static struct manifest *manifest_of(const char *const *lines, size_t n)
 		m->metrics[i].glob = strdup(glob);
 		m->metrics[i].metric = strdup(metric);
 		m->metrics[i].pct = strtod(pct, NULL);
+		m->metrics[i].better = strstr(lines[i], " lower") ? BETTER_LOWER : BETTER_NONE;
 	}
 	return m;
 }
@@ -179,6 +180,30 @@ START_TEST(test_untested_absent_unusable)
 }
 END_TEST
 
+START_TEST(test_ratio_of_counters)
+{
+	static const char *const lines[] = { "i * misses/loads 5% lower" };
+	struct manifest *m = manifest_of(lines, 1);
+	json_t *base = doc_new(), *new = doc_new();
+	struct validation *v;
+
+	/* counters as stat declares them, without a direction: the line gives it */
+	put(base, "c", "loads", BETTER_NONE, 10, 1000, 0.001);
+	put(base, "c", "misses", BETTER_NONE, 10, 150, 0.001);
+	put(new, "c", "loads", BETTER_NONE, 10, 1000, 0.001);
+	put(new, "c", "misses", BETTER_NONE, 10, 120, 0.001);
+	v = run(m, base, new, 0.05, 3);
+	ck_assert_uint_eq(v->nr_rows, 1);
+	ck_assert(fabs(v->rows[0].base - 0.15) < 1e-6);
+	ck_assert(fabs(v->rows[0].gain_pct - 20) < 1e-3);
+	ck_assert_int_eq(v->rows[0].status, VSTATUS_IMPROVED);
+	validation__delete(v);
+	json_decref(base);
+	json_decref(new);
+	manifest__delete(m);
+}
+END_TEST
+
 START_TEST(test_bonferroni)
 {
 	static const char *const lines[] = { "i * time 1%" };
@@ -224,6 +249,7 @@ int main(void)
 	tcase_add_test(tc, test_improved_and_neutral);
 	tcase_add_test(tc, test_guard_and_direction);
 	tcase_add_test(tc, test_untested_absent_unusable);
+	tcase_add_test(tc, test_ratio_of_counters);
 	tcase_add_test(tc, test_bonferroni);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
