@@ -140,6 +140,20 @@ static int run_validate(const struct validate_opts *o)
 	if (v->missing_in_new)
 		printf("\n%zu matching entries of BASE are missing from NEW\n", v->missing_in_new);
 	printf("\nverdict: %s: %s\n", verdict__name(v->verdict), verdict_reason(v));
+	for (i = 0; i < v->nr_rows; i++) {
+		const struct validation_row *row = &v->rows[i];
+		const struct manifest_metric *mm = &m->metrics[row->line];
+
+		if (row->status != VSTATUS_REGRESSED)
+			continue;
+		printf("  %s of '%s': %+.2f%%", mm->metric, row->entry, row->gain_pct);
+		if (row->tested)
+			printf(" (p=%.2g, %s)", row->p, v->test);
+		else
+			printf(" (a single value, untested)");
+		printf(", more than the %g%% %s\n", mm->guard ? mm->pct : o->v.min_effect,
+		       mm->guard ? "tolerated" : "minimum effect");
+	}
 	if (fflush(stdout)) {
 		fprintf(stderr, "validate: cannot write the report: %s\n", strerror(errno));
 		goto out_free;
