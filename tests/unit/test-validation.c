@@ -54,6 +54,13 @@ static void put(json_t *doc, const char *id, const char *metric, enum better b, 
 	}
 }
 
+static void release(json_t *base, json_t *new, struct manifest *m)
+{
+	json_decref(base);
+	json_decref(new);
+	manifest__delete(m);
+}
+
 static struct validation *run(const struct manifest *m, json_t *base, json_t *new,
 			      double alpha, double min_effect)
 {
@@ -101,9 +108,7 @@ START_TEST(test_improved_and_neutral)
 	v = run(m, base, new, 0.05, 11);
 	ck_assert_int_eq(v->verdict, VERDICT_NO_EFFECT);
 	validation__delete(v);
-	json_decref(base);
-	json_decref(new);
-	manifest__delete(m);
+	release(base, new, m);
 }
 END_TEST
 
@@ -131,9 +136,7 @@ START_TEST(test_guard_and_direction)
 	ck_assert_int_eq(v->lines[1].status, VSTATUS_REGRESSED);
 	ck_assert_int_eq(v->verdict, VERDICT_REGRESSION);
 	validation__delete(v);
-	json_decref(base);
-	json_decref(new);
-	manifest__delete(m);
+	release(base, new, m);
 }
 END_TEST
 
@@ -174,9 +177,7 @@ START_TEST(test_untested_absent_unusable)
 	ck_assert_int_eq(v->verdict, VERDICT_UNUSABLE);
 	ck_assert_int_eq(v->lines[0].status, VSTATUS_ABSENT);
 	validation__delete(v);
-	json_decref(base);
-	json_decref(new);
-	manifest__delete(m);
+	release(base, new, m);
 }
 END_TEST
 
@@ -198,9 +199,7 @@ START_TEST(test_ratio_of_counters)
 	ck_assert(fabs(v->rows[0].gain_pct - 20) < 1e-3);
 	ck_assert_int_eq(v->rows[0].status, VSTATUS_IMPROVED);
 	validation__delete(v);
-	json_decref(base);
-	json_decref(new);
-	manifest__delete(m);
+	release(base, new, m);
 }
 END_TEST
 
@@ -233,9 +232,7 @@ START_TEST(test_bonferroni)
 	ck_assert(!v->rows[0].significant);
 	ck_assert_int_eq(v->verdict, VERDICT_NO_EFFECT);
 	validation__delete(v);
-	json_decref(base);
-	json_decref(new);
-	manifest__delete(m);
+	release(base, new, m);
 }
 END_TEST
 
