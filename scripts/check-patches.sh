@@ -77,6 +77,19 @@ for s in "${series[@]}"; do
 		continue ;;
 	esac
 	[ ${#patches[@]} -gt 0 ] || { echo "FAIL $s: the manifest names no patch"; fail=1; continue; }
+	if [ "$(manifest_get "$m" name)" != "$(basename "$s")" ]; then
+		echo "FAIL $s: the manifest's name is '$(manifest_get "$m" name)'"
+		fail=1
+		continue
+	fi
+	for f in "$s"/*.patch; do
+		[ -e "$f" ] || continue
+		f=$(basename "$f")
+		if [ "$f" != "$revert" ] && ! printf '%s\n' "${patches[@]}" | grep -qxF "$f"; then
+			echo "FAIL $s/$f: not named in the manifest"
+			fail=1
+		fi
+	done
 	list=()
 	[ -n "$revert" ] && list+=("$revert")
 	list+=("${patches[@]}")

@@ -59,6 +59,11 @@ copy idle-cpumask
 rm "$TMP"/kp/idle-cpumask/0001-*.patch
 expect_caught "missing patch" "named in the manifest but absent"
 
+# A patch file the manifest does not name.
+copy wakee-flips-heavy-wakers
+cp "$TMP"/kp/wakee-flips-heavy-wakers/0001-*.patch "$TMP/kp/wakee-flips-heavy-wakers/0002-extra.patch"
+expect_caught "stray patch" "0002-extra.patch: not named in the manifest"
+
 # A patch that only applies with fuzz is not clean.
 copy wakee-flips-heavy-wakers
 p=$(echo "$TMP"/kp/wakee-flips-heavy-wakers/0001-*.patch)
