@@ -103,6 +103,16 @@ static const char *verdict_reason(const struct validation *v)
 	}
 }
 
+/* A document made by `run --suite` names its suite: say so when it is not the manifest's. */
+static void warn_suite(const struct manifest *m, const json_t *doc, const char *path)
+{
+	const char *suite = json_string_value(json_object_get(doc, "suite"));
+
+	if (suite && strcmp(suite, m->suite))
+		fprintf(stderr, "validate: warning: '%s' comes from suite '%s', not '%s'\n", path,
+			suite, m->suite);
+}
+
 static int run_validate(const struct validate_opts *o)
 {
 	struct errbuf err = { "" };
@@ -124,6 +134,8 @@ static int run_validate(const struct validate_opts *o)
 		goto out_err;
 	if (validation__run(m, base, new, &o->v, &v, &err))
 		goto out_err;
+	warn_suite(m, base, o->base);
+	warn_suite(m, new, o->new);
 
 	printf("series:  %s (suite '%s')\n", m->name, m->suite);
 	for (i = 0; i < m->nr_patches; i++)

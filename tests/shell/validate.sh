@@ -89,6 +89,12 @@ grep -q '^verdict: no effect' "$TMP/out" || fail "idle cpumask: expected no effe
 grep -q '0 of 10 entries improved, 0 regressed, median gain +0.30%' "$TMP/out" ||
 	fail "idle cpumask: median gain"
 
+# A document from another suite is still judged, with a warning.
+sed 's/^  "kind": "seed-table",$/&\n  "suite": "wakelist",/' "$D/idle-cpumask-base.json" >"$TMP/other-suite.json"
+expect_rc 0 "$SCHEDLENS" validate "$K/idle-cpumask" "$TMP/other-suite.json" "$D/idle-cpumask-new.json"
+grep -q "warning: '$TMP/other-suite.json' comes from suite 'wakelist', not 'idle-cpumask'" \
+	"$TMP/err" || fail "no warning for a document of another suite"
+
 # Unusable input: nothing of the manifest in the documents, bad files, bad options.
 expect_rc 2 "$SCHEDLENS" validate "$K/idle-cpumask" "$D/prefetch-base.json" "$D/prefetch-new.json"
 grep -q '^verdict: unusable' "$TMP/out" || fail "no common metric should be unusable"
