@@ -106,7 +106,8 @@ static const char *verdict_reason(const struct validation *v)
 /* A document made by `run --suite` names its suite: say so when it is not the manifest's. */
 static void warn_suite(const struct manifest *m, const json_t *doc, const char *path)
 {
-	const char *suite = json_string_value(json_object_get(doc, "suite"));
+	const char *suite = json_string_value(json_object_get(json_object_get(doc, "run"), "suite"))
+				    ?: json_string_value(json_object_get(doc, "suite"));
 
 	if (suite && strcmp(suite, m->suite))
 		fprintf(stderr, "validate: warning: '%s' comes from suite '%s', not '%s'\n", path,

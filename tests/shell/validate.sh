@@ -47,37 +47,37 @@ for arch in x86 arm64; do
 		"$TMP/out")" -eq 4 ] || fail "wakelist $arch: four expected metrics should improve"
 	grep -q 'Bonferroni over 0 tested entries' "$TMP/out" || fail "wakelist $arch: tested a single run"
 done
-v wakelist-idle-cpu wakelist-x86 | grep -q '3.2460 -> 2.2510 .* +30.65%' ||
+v wakelist-idle-cpu wakelist-x86 | grep -q '^    hackbench  *3.2460 -> 2.2510 .* +30.65%' ||
 	fail "wakelist x86: hackbench 3.246 -> 2.251 is 30.65% better"
 
 # wakee flips: hackbench gains from 48 groups up, but tbench loses 11.74% at 64 clients.
 expect_rc 1 v wakee-flips-heavy-wakers wakee-flips
 grep -q '^verdict: regression' "$TMP/out" || fail "wakee flips: no regression"
-row "tcp clients=64" | grep -q -- '-11.74% .* regressed$' || fail "wakee flips: tbench 64 clients"
-grep -q '^improve messaging\* time (expected ~10%): improved, 9 of 15' "$TMP/out" ||
+row "tbench clients=64" | grep -q -- '-11.74% .* regressed$' || fail "wakee flips: tbench 64 clients"
+grep -q '^improve hackbench-process-\* time (expected ~10%): improved, 9 of 15' "$TMP/out" ||
 	fail "wakee flips: hackbench should improve at 9 group counts"
 # With no minimum effect, significance alone decides: it must match MMTests' markers.
 expect_rc 1 v wakee-flips-heavy-wakers wakee-flips --min-effect 0
 for g in 1 4 7 12 21 30; do
-	row "messaging-process-pipes groups=$g" | grep -q 'neutral$' ||
+	row "hackbench-process-pipes groups=$g" | grep -q 'neutral$' ||
 		fail "wakee flips: $g groups is not marked significant in the thread"
 done
 for g in 48 79 110 141 172 203 234 265 296; do
-	row "messaging-process-pipes groups=$g" | grep -q 'improved$' ||
+	row "hackbench-process-pipes groups=$g" | grep -q 'improved$' ||
 		fail "wakee flips: $g groups is marked significant in the thread"
 done
 # Every tbench row is marked significant; losses count only beyond the guard's 3% tolerance.
 grep -q 'Bonferroni over 26 tested entries' "$TMP/out" || fail "wakee flips: 26 tests expected"
 for c in 1 2 4 8 16 32 64 128 256 512 1024; do
-	p=$(row "tcp clients=$c" | sed -n 's/.* p=\([^ ]*\) .*/\1/p')
+	p=$(row "tbench clients=$c" | sed -n 's/.* p=\([^ ]*\) .*/\1/p')
 	awk -v p="$p" 'BEGIN { exit !(p != "" && p * 26 < 0.05) }' ||
 		fail "wakee flips: tbench $c clients is marked significant in the thread (p=$p)"
 done
 for c in 2 4 8 16 32 128 256 512; do
-	row "tcp clients=$c" | grep -q 'improved$' || fail "wakee flips: tbench $c clients"
+	row "tbench clients=$c" | grep -q 'improved$' || fail "wakee flips: tbench $c clients"
 done
 for c in 1 1024; do
-	row "tcp clients=$c" | grep -q 'neutral$' || fail "wakee flips: tbench $c clients loses less than its 3% tolerance"
+	row "tbench clients=$c" | grep -q 'neutral$' || fail "wakee flips: tbench $c clients loses less than its 3% tolerance"
 done
 # A far stricter level leaves nothing significant: no effect, exit 0.
 expect_rc 0 v wakee-flips-heavy-wakers wakee-flips --alpha 1e-30
@@ -90,7 +90,7 @@ grep -q '0 of 10 entries improved, 0 regressed, median gain +0.30%' "$TMP/out" |
 	fail "idle cpumask: median gain"
 
 # A document from another suite is still judged, with a warning.
-sed 's/^  "kind": "seed-table",$/&\n  "suite": "wakelist",/' "$D/idle-cpumask-base.json" >"$TMP/other-suite.json"
+sed 's/^  "kind": "seed-table",$/&\n  "run": {"suite": "wakelist"},/' "$D/idle-cpumask-base.json" >"$TMP/other-suite.json"
 expect_rc 0 "$SCHEDLENS" validate "$K/idle-cpumask" "$TMP/other-suite.json" "$D/idle-cpumask-new.json"
 grep -q "warning: '$TMP/other-suite.json' comes from suite 'wakelist', not 'idle-cpumask'" \
 	"$TMP/err" || fail "no warning for a document of another suite"
