@@ -47,7 +47,7 @@ START_TEST(test_wakelist)
 		guards += m->metrics[i].guard;
 	ck_assert_uint_eq(m->nr_metrics, 6);
 	ck_assert_uint_eq(guards, 2);
-	ck_assert_str_eq(m->metrics[1].glob, "wakeup*");
+	ck_assert_str_eq(m->metrics[1].glob, "schbench*");
 	ck_assert_str_eq(m->metrics[1].metric, "wakeup_p99");
 	ck_assert(m->metrics[1].pct == 30);
 	ck_assert_uint_eq(m->nr_focus, 3);
