@@ -20,6 +20,7 @@ static const struct command {
 	{ "compare", cmd_compare, "compare results documents: tables, plots" },
 	{ "gate", cmd_gate, "pass or fail NEW against BASE (exit 0, 1 regression, 2 unusable)" },
 	{ "run", cmd_run, "run a suite of workloads into a results document" },
+	{ "validate", cmd_validate, "judge a kernel-patches/ series on before/after results" },
 };
 
 static void usage(FILE *f)

@@ -17,5 +17,6 @@ int cmd_sched(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_gate(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 
 #endif
