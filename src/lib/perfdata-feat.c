@@ -614,12 +614,21 @@ static char *rcstr(struct rd *r)
 	return s;
 }
 
-/* size-prefixed text copied NUL-terminated: the parsers of libtraceevent want C strings */
+/*
+ * size-prefixed text copied NUL-terminated: the parsers of libtraceevent want C strings.
+ * A few NULs more: tep_parse_printk_formats() reads one byte past a line ending in ':'.
+ */
 static char *rtext(struct rd *r, uint64_t size)
 {
 	const uint8_t *p = rbytes(r, size);
+	char *s;
 
-	return p ? strndup((const char *)p, size) : NULL;
+	if (!p)
+		return NULL;
+	s = calloc(1, size + 8);
+	if (s)
+		memcpy(s, p, size);
+	return s;
 }
 
 static void td_formats(struct rd *r, struct tep_handle *tep, const char *sys, bool ftrace)
