@@ -194,7 +194,7 @@ static int tcp_run(const void *vcfg, struct phase *ph, json_t *metrics, struct e
 	struct tcp_conn *conns = calloc(n, sizeof(*conns));
 	struct sockaddr_in addr = { .sin_family = AF_INET };
 	socklen_t alen = sizeof(addr);
-	uint64_t t0, t1, x0, x1;
+	uint64_t t0 = 0, t1 = 1, x0 = 0, x1 = 0;
 	struct wl_tasks *t = NULL;
 	_Atomic int stop = 0;
 	int lfd, ret = 0, fds[2];
