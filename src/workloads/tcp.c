@@ -179,14 +179,6 @@ static uint64_t tcp_total(struct tcp_conn *conns, size_t n)
 	return sum;
 }
 
-static void tcp_sleep(uint64_t ns)
-{
-	struct timespec ts = { (time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull) };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
-		;
-}
-
 static int tcp_run(const void *vcfg, struct phase *ph, json_t *metrics, struct errbuf *err)
 {
 	const struct tcp_cfg *cfg = vcfg;
@@ -226,13 +218,13 @@ static int tcp_run(const void *vcfg, struct phase *ph, json_t *metrics, struct e
 	if (ret)
 		goto out_tasks;
 	wl_tasks__go(t, false);
-	tcp_sleep(cfg->warmup_ns);
+	wl__sleep_ns(cfg->warmup_ns);
 	ret = wl__phase_begin(ph, err);
 	if (ret)
 		goto out_stop;
 	t0 = now_ns();
 	x0 = tcp_total(conns, n);
-	tcp_sleep(cfg->duration_ns);
+	wl__sleep_ns(cfg->duration_ns);
 	x1 = tcp_total(conns, n);
 	t1 = now_ns();
 	ret = wl__phase_end(ph, err);

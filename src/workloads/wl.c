@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 void wl__getopt_reset(void)
@@ -55,6 +56,14 @@ int wl__no_args(struct errbuf *err, const char *wl, int argc, char **argv)
 	if (optind < argc)
 		return err__set(err, -EINVAL, "%s: unexpected argument '%s'", wl, argv[optind]);
 	return 0;
+}
+
+void wl__sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
+		;
 }
 
 int wl__metric(json_t *metrics, const char *name, double value, const char *unit,

@@ -33,6 +33,9 @@ int wl__parse_duration(struct errbuf *err, const char *wl, const char *opt, cons
 /* Reject positional arguments left after getopt. */
 int wl__no_args(struct errbuf *err, const char *wl, int argc, char **argv);
 
+/* Sleep @ns on the monotonic clock, through signals. */
+void wl__sleep_ns(uint64_t ns);
+
 /* metrics[name] = { value, unit, better }; 0 or -ENOMEM. */
 int wl__metric(json_t *metrics, const char *name, double value, const char *unit,
 	       enum better better);
