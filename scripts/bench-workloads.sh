@@ -65,4 +65,15 @@ for mode in "processes socketpairs" "threads pipes"; do
 	fi
 	rm -f "$a" "$b" "$c"
 done
+
+# the fixed cost of starting and reaping 40 tasks (-l 1), which the peers count in their time
+a=$(mktemp); b=$(mktemp); c=$(mktemp)
+for _ in $(seq "$msg_runs"); do
+	msg_loops=1 sl_msg >>"$a"
+	msg_loops=1 perf_msg >>"$b"
+	[ $have_hb = 1 ] && msg_loops=1 hb_msg >>"$c"
+done
+echo "messaging -g 1 -l 1 (processes), set-up and teardown: schedlens $(median <"$a") s," \
+	"perf $(median <"$b") s$([ $have_hb = 1 ] && echo ", hackbench $(median <"$c") s")"
+rm -f "$a" "$b" "$c"
 exit 0
