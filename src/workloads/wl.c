@@ -232,7 +232,7 @@ void wl_tasks__go(struct wl_tasks *t, bool abort)
 int wl_tasks__join(struct wl_tasks *t, struct errbuf *err)
 {
 	size_t i, failed = 0;
-	int status;
+	int status, sig = 0;
 
 	if (!t->released)
 		wl_tasks__go(t, true);
@@ -245,10 +245,15 @@ int wl_tasks__join(struct wl_tasks *t, struct errbuf *err)
 		while (waitpid(t->tasks[i].pid, &status, 0) < 0 && errno == EINTR)
 			;
 		failed += !WIFEXITED(status) || WEXITSTATUS(status);
+		if (WIFSIGNALED(status) && !sig)
+			sig = WTERMSIG(status);
 	}
 	t->n = 0;
+	if (failed && !t->shared->abort && sig)
+		return err__set(err, -EIO, "%zu of the tasks failed (one killed by %s)", failed,
+				strsignal(sig));
 	if (failed && !t->shared->abort)
-		return err__set(err, -EIO, "%zu tasks failed", failed);
+		return err__set(err, -EIO, "%zu of the tasks failed", failed);
 	return 0;
 }
 

@@ -90,4 +90,16 @@ echo "stat -r 5 -- bench pipe: context-switches ${small} at 1000 round trips, ${
 awk -v s="$small" 'BEGIN { exit !(s >= 1000 && s <= 3000) }' || fail "$small switches for 1000 round trips"
 awk -v s="$small" -v b="$big" 'BEGIN { r = b / s; exit !(r > 3.6 && r < 4.4) }' ||
 	fail "switches do not scale with round trips: $small vs $big"
+
+# the in-process form (stat --bench) counts the same way
+cs_in() {
+	"$SCHEDLENS" stat -e context-switches -x, --bench pipe "$@" >/dev/null 2>"$TMP/stat.csv" ||
+		{ cat "$TMP/stat.csv" >&2; fail "stat --bench failed"; }
+	awk -F, '$3 == "context-switches" { print $1 }' "$TMP/stat.csv"
+}
+small=$(cs_in -l 1000 -T)
+big=$(cs_in -l 4000 -T)
+echo "stat --bench pipe -T: context-switches ${small} at 1000 round trips, ${big} at 4000"
+awk -v s="$small" -v b="$big" 'BEGIN { r = b / s; exit !(s >= 1000 && r > 3.6 && r < 4.4) }' ||
+	fail "in-process switches do not scale with round trips: $small vs $big"
 exit 0
