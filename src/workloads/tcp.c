@@ -74,15 +74,12 @@ static int tcp_parse(int argc, char **argv, void **cfgp, struct errbuf *err)
 					     &cfg->resp);
 			break;
 		case 'd':
-			ret = wl__parse_duration(err, "tcp", "--duration", optarg, 3600,
+			ret = wl__parse_duration(err, "tcp", "--duration", optarg, false, 3600,
 						 &cfg->duration_ns);
 			break;
 		case 'w':
-			if (!strcmp(optarg, "0"))
-				cfg->warmup_ns = 0;
-			else
-				ret = wl__parse_duration(err, "tcp", "--warmup", optarg, 3600,
-							 &cfg->warmup_ns);
+			ret = wl__parse_duration(err, "tcp", "--warmup", optarg, true, 3600,
+						 &cfg->warmup_ns);
 			break;
 		default:
 			ret = wl__bad_option(err, "tcp", argv, c);

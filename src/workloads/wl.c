@@ -41,13 +41,13 @@ int wl__parse_long(struct errbuf *err, const char *wl, const char *opt, const ch
 }
 
 int wl__parse_duration(struct errbuf *err, const char *wl, const char *opt, const char *arg,
-		       double max_s, uint64_t *out)
+		       bool zero_ok, double max_s, uint64_t *out)
 {
-	if (parse_duration_ns(arg, out) || !*out || (double)*out > max_s * 1e9)
+	if (parse_duration_ns(arg, out) || (!*out && !zero_ok) || (double)*out > max_s * 1e9)
 		return err__set(err, -EINVAL,
-				"%s: invalid %s '%s': expected a duration above 0 and at most %gs "
+				"%s: invalid %s '%s': expected a duration %s 0 and at most %gs "
 				"(e.g. 2, 500ms)",
-				wl, opt, arg, max_s);
+				wl, opt, arg, zero_ok ? "from" : "above", max_s);
 	return 0;
 }
 

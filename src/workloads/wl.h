@@ -27,9 +27,9 @@ int wl__bad_option(struct errbuf *err, const char *wl, char **argv, int c);
 /* Parse @arg of option @opt as an integer in [min, max]; -EINVAL with a message otherwise. */
 int wl__parse_long(struct errbuf *err, const char *wl, const char *opt, const char *arg, long min,
 		   long max, long *out);
-/* Parse a duration ("2", "500ms") of option @opt, > 0 and <= @max_s seconds, into ns. */
+/* Parse a duration ("2", "500ms") of option @opt, > 0 (>= 0 if @zero_ok), <= @max_s s, in ns. */
 int wl__parse_duration(struct errbuf *err, const char *wl, const char *opt, const char *arg,
-		       double max_s, uint64_t *out);
+		       bool zero_ok, double max_s, uint64_t *out);
 /* Reject positional arguments left after getopt. */
 int wl__no_args(struct errbuf *err, const char *wl, int argc, char **argv);
 

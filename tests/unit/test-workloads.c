@@ -103,6 +103,7 @@ START_TEST(test_bad_options)
 	parse_bad(ARGV("pound-clock-gettime", "-t", "8", "-n", "4"), "cannot be split");
 	parse_bad(ARGV("tcp", "-c", "0"), "invalid --clients '0'");
 	parse_bad(ARGV("tcp", "-d", "2h"), "invalid --duration '2h'");
+	parse_bad(ARGV("tcp", "-w", "-1"), "expected a duration from 0");
 }
 END_TEST
 
@@ -186,6 +187,40 @@ START_TEST(test_pound_tcp)
 	ck_assert(fabs(wl__value(m, "throughput") * 1e6 / wl__value(m, "transactions_per_s") - 1256) <
 		  0.01);
 	json_decref(m);
+}
+END_TEST
+
+static int task_setup(struct wl_tasks *t, void *arg)
+{
+	return wl_tasks__ready(t, *(int *)arg);
+}
+
+/* one task of three fails its set-up: the group reports it, nobody hangs, all are joined */
+START_TEST(test_tasks_failed_setup)
+{
+	static int ok = 0, bad = -EINVAL;
+	struct errbuf e = { "" };
+	struct wl_tasks *t;
+	int threads;
+	uint64_t ns;
+
+	for (threads = 0; threads < 2; threads++) {
+		t = wl_tasks__new(threads, 3, &e);
+		ck_assert_ptr_nonnull(t);
+		ck_assert_int_eq(wl_tasks__spawn(t, task_setup, &ok, &e), 0);
+		ck_assert_int_eq(wl_tasks__spawn(t, task_setup, &bad, &e), 0);
+		ck_assert_int_eq(wl_tasks__spawn(t, task_setup, &ok, &e), 0);
+		ck_assert_int_eq(wl_tasks__spawn(t, task_setup, &ok, &e), -ENOSPC);
+		ck_assert_int_eq(wl_tasks__measure(t, NULL, &ns, &e), -EIO);
+		ck_assert_str_eq(e.msg, "1 of 3 tasks failed to set up");
+		wl_tasks__delete(t);
+	}
+	/* all fine: the measured run joins them */
+	t = wl_tasks__new(false, 2, &e);
+	ck_assert_int_eq(wl_tasks__spawn(t, task_setup, &ok, &e), 0);
+	ck_assert_int_eq(wl_tasks__spawn(t, task_setup, &ok, &e), 0);
+	ck_assert_int_eq(wl_tasks__measure(t, NULL, &ns, &e), 0);
+	wl_tasks__delete(t);
 }
 END_TEST
 
@@ -375,6 +410,7 @@ int main(void)
 	tcase_add_test(tc, test_wakeup_monotone);
 	tcase_add_test(tc, test_pound_tcp);
 	tcase_add_test(tc, test_pin);
+	tcase_add_test(tc, test_tasks_failed_setup);
 	tcase_add_test(tc, test_phase_counts_scale);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
