@@ -22,7 +22,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : 
 row() { # name ours theirs target_pct unit
 	awk -v n="$1" -v a="$2" -v b="$3" -v t="$4" -v u="$5" 'BEGIN {
 		r = a / b; d = (r - 1) * 100; ad = d < 0 ? -d : d
-		printf "%-50s %12.4g %12.4g %-6s %7.3f  %+6.1f%%  %s\n", n, a, b, u, r, d,
+		printf "%-58s %12.4g %12.4g %-6s %7.3f  %+6.1f%%  %s\n", n, a, b, u, r, d,
 		       ad <= t ? "within " t "%" : "OUTSIDE " t "%" }'
 }
 
@@ -34,7 +34,7 @@ perf_msg() { perf bench sched messaging -g 1 -l "$msg_loops" "$@" | awk '/Total 
 hb_msg() { hackbench -g 1 -l "$msg_loops" "$@" | awk '/^Time:/ { print $2 }'; }
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs (figures are noisy when others run)"
-printf "%-50s %12s %12s %-6s %7s  %7s\n" "median of $runs (pipe) / $msg_runs (messaging)" schedlens peer unit ratio diff
+printf "%-58s %12s %12s %-6s %7s  %7s\n" "median of $runs (pipe) / $msg_runs (messaging)" schedlens peer unit ratio diff
 for mode in processes threads; do
 	flag=(); [ $mode = threads ] && flag=(-T)
 	TMP_A=$(mktemp); TMP_B=$(mktemp)
