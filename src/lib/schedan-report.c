@@ -311,6 +311,9 @@ char *schedan__report(struct schedan *a, const struct schedan_report_opts *o)
 		a->path, (double)seconds(a) * 1e3,
 		(unsigned long long)st->nr_records, (unsigned long long)st->nr_samples,
 		(unsigned long long)a->nr_lost, (unsigned long long)a->nr_lost_records);
+	if (a->nr_short)
+		fprintf(f, "%llu records shorter than their format: skipped\n\n",
+			(unsigned long long)a->nr_short);
 	report_latency(f, a, top);
 	report_paths(f, a);
 	report_ipis(f, a);
@@ -416,6 +419,7 @@ json_t *schedan__json(struct schedan *a)
 	json_object_set_new(o, "lost_records", json_integer(a->nr_lost_records));
 	json_object_set_new(o, "dropped_wakeups", json_integer(a->dropped));
 	json_object_set_new(o, "missed_switch_in", json_integer(a->missed));
+	json_object_set_new(o, "short_payloads", json_integer(a->nr_short));
 	json_object_set_new(o, "latency_from", json_string(a->waking_mode ? "sched_waking" :
 									    "sched_wakeup"));
 	json_object_set_new(o, "wakeup_latency", lat_json(&a->all_lat));

@@ -297,6 +297,7 @@ static int schedan__cpus(struct schedan *a, uint32_t cpu)
 static int sa_begin(void *ctx, const struct stream_info *info)
 {
 	struct schedan *a = ctx;
+	struct tep_format_field *fl;
 	size_t i, e, k;
 	size_t len = 0;
 
@@ -322,6 +323,14 @@ static int sa_begin(void *ctx, const struct stream_info *info)
 							events[e].sys, events[e].name,
 							a->path,
 							events[e].fields[k]);
+				fl = a->f[events[e].kind][k];
+				if (fl->size <= 0 || fl->size > 16 || fl->offset < 0)
+					return err__set(&a->err, -EINVAL,
+							"'%s:%s' in '%s': field '%s' has size %d",
+							events[e].sys, events[e].name, a->path,
+							events[e].fields[k], fl->size);
+				if ((uint32_t)(fl->offset + fl->size) > a->min_raw[events[e].kind])
+					a->min_raw[events[e].kind] = (uint32_t)(fl->offset + fl->size);
 			}
 			a->kinds[i] = events[e].kind;
 			a->has[events[e].kind] = true;
@@ -338,6 +347,8 @@ static int sa_begin(void *ctx, const struct stream_info *info)
 				a->has[EV_WAKING] || a->has[EV_WAKEUP] ?
 					"" : "sched:sched_waking or sched:sched_wakeup");
 	a->waking_mode = a->has[EV_WAKING];
+	a->native = !info->tep || tep_is_file_bigendian(info->tep) ==
+					  (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	if (!a->waking_mode)
 		len += snprintf(a->warnings + len, sizeof(a->warnings) - len,
 				"no sched:sched_waking: latency from sched_wakeup, wakelist wakeups "
@@ -357,9 +368,35 @@ static int sa_begin(void *ctx, const struct stream_info *info)
 
 static uint64_t fval(const struct schedan *a, enum ev_kind k, int f, const void *raw)
 {
+	const struct tep_format_field *fl = a->f[k][f];
+	const uint8_t *p = (const uint8_t *)raw + fl->offset;
 	unsigned long long v = 0;
 
-	tep_read_number_field(a->f[k][f], raw, &v);
+	if (a->native) {
+		switch (fl->size) {
+		case 1:
+			return *p;
+		case 2: {
+			uint16_t x;
+
+			memcpy(&x, p, 2);
+			return x;
+		}
+		case 4: {
+			uint32_t x;
+
+			memcpy(&x, p, 4);
+			return x;
+		}
+		case 8: {
+			uint64_t x;
+
+			memcpy(&x, p, 8);
+			return x;
+		}
+		}
+	}
+	tep_read_number_field((struct tep_format_field *)fl, raw, &v);
 	return v;
 }
 
@@ -641,8 +678,16 @@ static int sa_sample(void *ctx, const struct stream_sample *s)
 	k = a->kinds[s->evsel->idx];
 	if (k == EV_OTHER)
 		return 0;
-	if (s->cpu >= (uint32_t)a->nr_cpus && (ret = schedan__cpus(a, s->cpu)))
-		return err__set(&a->err, ret, "cpu %u out of range", s->cpu);
+	if (s->raw_size < a->min_raw[k]) {
+		a->nr_short++;
+		return 0;
+	}
+	if (s->cpu >= (uint32_t)a->nr_cpus && (ret = schedan__cpus(a, s->cpu))) {
+		if (ret == -ENOMEM)
+			return err__set(&a->err, ret, "out of memory");
+		a->nr_short++;	/* a cpu number no machine has: bad input */
+		return 0;
+	}
 	if (!a->first_time)
 		a->first_time = s->time;
 	a->last_time = s->time;
