@@ -107,9 +107,20 @@ static struct comm_group *comm_groups(const struct schedan *a, size_t *n)
 		g[j].tasks++;
 		for (k = 0; k < t->lat.n; k++)
 			if (u64vec__push(&g[j].lat, t->lat.v[k]))
-				return g;
+				goto out;
 	}
+out:
+	qsort(g, *n, sizeof(*g), cmp_group);
 	return g;
+}
+
+static int cmp_group(const void *x, const void *y)
+{
+	const struct comm_group *a = x, *b = y;
+
+	if (a->lat.n != b->lat.n)
+		return a->lat.n < b->lat.n ? 1 : -1;
+	return strcmp(a->comm, b->comm);
 }
 
 static void free_groups(struct comm_group *g, size_t n)
