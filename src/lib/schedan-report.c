@@ -87,6 +87,15 @@ static struct task **sorted_tasks(const struct schedan *a, int (*cmp)(const void
 	return v;
 }
 
+static int cmp_group(const void *x, const void *y)
+{
+	const struct comm_group *a = x, *b = y;
+
+	if (a->lat.n != b->lat.n)
+		return a->lat.n < b->lat.n ? 1 : -1;
+	return strcmp(a->comm, b->comm);
+}
+
 static struct comm_group *comm_groups(const struct schedan *a, size_t *n)
 {
 	struct comm_group *g = calloc(a->nr_tasks ? a->nr_tasks : 1, sizeof(*g));
@@ -112,15 +121,6 @@ static struct comm_group *comm_groups(const struct schedan *a, size_t *n)
 out:
 	qsort(g, *n, sizeof(*g), cmp_group);
 	return g;
-}
-
-static int cmp_group(const void *x, const void *y)
-{
-	const struct comm_group *a = x, *b = y;
-
-	if (a->lat.n != b->lat.n)
-		return a->lat.n < b->lat.n ? 1 : -1;
-	return strcmp(a->comm, b->comm);
 }
 
 static void free_groups(struct comm_group *g, size_t n)
