@@ -5,6 +5,7 @@
 #include <gsl/gsl_sort.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "schedlens/kallsyms.h"
 #include "schedan-int.h"
@@ -298,6 +299,7 @@ static int sa_begin(void *ctx, const struct stream_info *info)
 {
 	struct schedan *a = ctx;
 	struct tep_format_field *fl;
+	struct utsname u;
 	size_t i, e, k;
 	size_t len = 0;
 
@@ -347,6 +349,14 @@ static int sa_begin(void *ctx, const struct stream_info *info)
 				a->has[EV_WAKING] || a->has[EV_WAKEUP] ?
 					"" : "sched:sched_waking or sched:sched_wakeup");
 	a->waking_mode = a->has[EV_WAKING];
+	if (!a->opts.ksyms && !a->opts.kallsyms_path && info->os_release &&
+	    uname(&u) == 0 && strcmp(u.release, info->os_release)) {
+		/* this machine's /proc/kallsyms would name another kernel's addresses */
+		a->ksyms_tried = true;
+		len += snprintf(a->warnings + len, sizeof(a->warnings) - len,
+				"recorded on kernel %s, this is %s: IPI call sites left as "
+				"addresses (give --kallsyms FILE)\n", info->os_release, u.release);
+	}
 	a->native = !info->tep || tep_is_file_bigendian(info->tep) ==
 					  (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	if (!a->waking_mode)
@@ -658,10 +668,12 @@ static int on_ipi(struct schedan *a, const struct stream_sample *s)
 		*k = (struct ipi_key){ cs, cb, 0, ipi__is_wakelist(a, cs, cb) };
 	}
 	k->count++;
+	/* in a wakeup's window a call-function IPI (a callback) is the wakelist's, even when
+	 * the symbols at hand cannot say so (another kernel's file) */
 	if (w->open && w->dst == dst) {
-		if (k->wakelist)
+		if (k->wakelist || cb)
 			w->ipi_wakelist = true;
-		else if (!cb)
+		else
 			w->ipi_resched = true;
 	}
 	return 0;
