@@ -172,8 +172,13 @@ static int sched_live(const struct sched_opts *o, struct schedan_opts *ao, struc
 	ret = target__run(&t, &h, &sched_stop, &res, &l.err);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	if (!ret)
-		ret = sampler__drain(l.s, &l.ops);
+	if (l.s) {
+		/* also after a failure: ops->end() sees what was read */
+		int dr = sampler__drain(l.s, &l.ops);
+
+		if (!ret)
+			ret = dr;
+	}
 	json_decref(res.metrics);
 	*an = l.an;
 	*code = target__exit_code(&res);
