@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Symbolization of sample and callchain addresses: the address spaces of the recorded
+ * processes (built from MMAP/MMAP2, FORK and COMM-exec records of a struct stream_ops source),
+ * user DSOs through libdwfl (ELF symbols, .debug_line, separate debug files found by build-id
+ * or debuglink under SYMFS/usr/lib/debug, inline frames), the kernel through a kallsyms text
+ * and, with a debug vmlinux, through libdw as well.
+ *
+ * Every lookup is cached per DSO and per address, so asking for source lines costs little more
+ * than asking for symbols. Strings handed out (DSO names, symbol names, source files) stay
+ * valid until symbols__delete().
+ */
+#ifndef SCHEDLENS_SYMBOLS_H
+#define SCHEDLENS_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schedlens/stream.h"
+#include "schedlens/util.h"
+
+struct symbols;
+struct sym_dso;
+
+struct symbols_config {
+	const char *symfs;	/* prefix for every user path and debug directory, as perf --symfs */
+	const char *kallsyms;	/* kallsyms text for kernel addresses (NULL: kernel unresolved) */
+	const char *vmlinux;	/* ELF vmlinux: kernel symbols, and lines with its DWARF */
+	bool lines;		/* resolve source lines */
+	bool inlines;		/* report the innermost inlined function at an address */
+};
+
+/* What is known about one DSO; each note is reported once per DSO, not per sample. */
+enum sym_dso_status {
+	SYM_DSO_OK,		/* symbols and (when asked) lines */
+	SYM_DSO_NO_DEBUGINFO,	/* symbols, no DWARF: no source lines */
+	SYM_DSO_STRIPPED,	/* no .symtab and no debug file: dynamic symbols at best */
+	SYM_DSO_MISSING,	/* the file is gone (or never was on this machine) */
+	SYM_DSO_BUILD_ID_MISMATCH, /* the file there is not the one recorded */
+	SYM_DSO_NOT_ELF,	/* [anon], [heap], [vdso] without a file, or not an ELF */
+	SYM_DSO_KERNEL_NO_MAP,	/* kernel addresses and no kallsyms/vmlinux to resolve them */
+};
+
+struct sym_loc {
+	struct sym_dso *dso;	/* NULL when no map covers the address */
+	const char *dso_name;	/* "/usr/bin/x", "[kernel.kallsyms]", "[unknown]" */
+	const char *sym;	/* function, or NULL when unresolved */
+	uint64_t addr;		/* user: ELF address in the DSO (file offset when the file is
+				   not read); kernel: the ip itself; unmapped: the ip */
+	uint64_t sym_start;	/* start of sym in the same space as addr */
+	const char *srcfile;	/* source file, or NULL (lines not asked for or not known) */
+	unsigned int line;
+	const char *inl;	/* innermost inlined function containing addr, or NULL */
+	bool kernel;
+};
+
+/* Flags for symbols__resolve() */
+#define SYM_RETADDR	(1u << 0)	/* a return address from a callchain: look up at ip - 1 */
+#define SYM_LINES	(1u << 1)	/* resolve the source line as well */
+
+/* Return a new session, or NULL with the reason in @err. @cfg is copied. */
+struct symbols *symbols__new(const struct symbols_config *cfg, struct errbuf *err);
+void symbols__delete(struct symbols *s);
+
+/* Feed the address-space records. Return 0 or -ENOMEM. */
+int symbols__mmap(struct symbols *s, const struct stream_mmap *m);
+int symbols__fork(struct symbols *s, uint32_t pid, uint32_t ppid);
+int symbols__exec(struct symbols *s, uint32_t pid);
+
+/*
+ * Resolve @ip of process @pid; @cpumode is header.misc & PERF_RECORD_MISC_CPUMODE_MASK (or the
+ * mode of a PERF_CONTEXT_* marker in a callchain). Never fails: what is not known is left NULL
+ * (sym, srcfile) and @out->addr says where the sample was.
+ */
+void symbols__resolve(struct symbols *s, uint32_t pid, uint64_t ip, uint16_t cpumode,
+		      unsigned int flags, struct sym_loc *out);
+
+/* The DSO's status (loads it if not yet loaded), name, and a one-line note when not OK. */
+enum sym_dso_status sym_dso__status(struct sym_dso *d);
+const char *sym_dso__name(const struct sym_dso *d);
+const char *sym_dso__status_str(enum sym_dso_status st);
+
+/* Visit every DSO that resolve() touched; stop when @fn returns non-zero and return that. */
+int symbols__for_each_dso(struct symbols *s, int (*fn)(void *ctx, struct sym_dso *d), void *ctx);
+
+/* Source text of @file line @line (1-based) into @buf, trailing newline cut. 0 or -errno. */
+int symbols__source_line(struct symbols *s, const char *file, unsigned int line, char *buf,
+			 size_t len);
+
+/*
+ * Per-line attribution of one function's samples, for annotate: hits are added per
+ * (srcfile, line) or, where lines are not known, per address; sym_lines__sort() orders them
+ * by weight, hottest first.
+ */
+struct sym_line {
+	const char *srcfile;	/* NULL: by address */
+	unsigned int line;
+	uint64_t addr;		/* lowest address seen for the line; the key without lines */
+	uint64_t nr_samples, period;
+};
+
+struct sym_lines {
+	struct sym_line *v;
+	size_t nr, alloc;
+	uint64_t nr_samples, period;	/* the function's totals */
+};
+
+int sym_lines__add(struct sym_lines *l, const struct sym_loc *loc, uint64_t period);
+/* by period (by sample count when @by_samples), hottest first; ties by file, line, addr */
+void sym_lines__sort(struct sym_lines *l, bool by_samples);
+void sym_lines__exit(struct sym_lines *l);
+
+#endif
