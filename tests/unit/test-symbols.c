@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "schedlens/focus.h"
 #include "schedlens/symbols.h"
 
 static __attribute__((noinline)) int marker_fn(int x) { return x * 3 + 1; } enum { MARKER_LINE = __LINE__ };
@@ -230,6 +231,49 @@ START_TEST(test_lines_attribution)
 }
 END_TEST
 
+START_TEST(test_focus)
+{
+	const char *chain1[] = { "update_curr", "task_sched_runtime", "update_curr", "main" };
+	const char *chain2[] = { "memcpy", NULL, "try_to_wake_up" };
+	const char *chain3[] = { "memcpy", "main" };
+	const struct focus_row *rows;
+	struct focus_row any;
+	struct errbuf e = { "" };
+	struct focus *f = focus__load("sched", SCHEDLENS_DATADIR, &e);
+	uint64_t n, period;
+	int uc, tt;
+
+	ck_assert_msg(f != NULL, "%s", e.msg);
+	uc = focus__find(f, "update_curr");
+	tt = focus__find(f, "try_to_wake_up");
+	ck_assert_int_ge(uc, 0);
+	ck_assert_int_ge(tt, 0);
+	ck_assert_int_ge(focus__find(f, "__schedule"), 0);
+	ck_assert_int_eq(focus__find(f, "memcpy"), -1);
+	ck_assert_int_eq(focus__find(f, NULL), -1);
+	ck_assert_int_eq(focus__add(f, chain1, 4, 10), 0);
+	ck_assert_int_eq(focus__add(f, chain2, 3, 5), 0);
+	ck_assert_int_eq(focus__add(f, chain3, 2, 1), 0);
+	ck_assert_uint_gt(focus__rows(f, &rows), 8);
+	ck_assert_uint_eq(rows[uc].self_samples, 1);
+	ck_assert_uint_eq(rows[uc].through_samples, 1);
+	ck_assert_uint_eq(rows[uc].through_period, 10);
+	ck_assert_uint_eq(rows[tt].self_samples, 0);
+	ck_assert_uint_eq(rows[tt].through_period, 5);
+	focus__totals(f, &any, &n, &period);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(period, 16);
+	ck_assert_uint_eq(any.self_period, 10);
+	ck_assert_uint_eq(any.through_period, 15);
+	focus__delete(f);
+
+	ck_assert_ptr_null(focus__load("no-such-list", SCHEDLENS_DATADIR, &e));
+	ck_assert_msg(strstr(e.msg, "no-such-list") != NULL, "%s", e.msg);
+	ck_assert_ptr_null(focus__load("/dev/null", SCHEDLENS_DATADIR, &e));
+	ck_assert_msg(strstr(e.msg, "names no function") != NULL, "%s", e.msg);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("symbols");
@@ -248,6 +292,7 @@ int main(void)
 	tcase_add_test(tc, test_dso_status);
 	tcase_add_test(tc, test_overlapping_maps);
 	tcase_add_test(tc, test_lines_attribution);
+	tcase_add_test(tc, test_focus);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
