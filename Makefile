@@ -8,6 +8,12 @@
 #   make fuzz       libFuzzer targets for a bounded time (FUZZ_SECONDS)
 
 O        ?= build
+V        ?= 0
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
 DEPS     := $(CURDIR)/build/deps
 CC       ?= cc
 VERSION  := 0.1.0
@@ -45,18 +51,21 @@ $(DEPS)/lib/libperf.a:
 
 $(O)/%.o: %.c | $(DEPS)/lib/libperf.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	@[ "$(V)" = 1 ] || echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(O)/libschedlens.a: $(LIB_OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	$(Q)ar rcs $@ $^
 
 $(BIN): $(CMD_OBJS) $(O)/libschedlens.a
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJS) $(O)/libschedlens.a $(LIBS)
+	@[ "$(V)" = 1 ] || echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJS) $(O)/libschedlens.a $(LIBS)
 
 $(O)/tests/%: tests/unit/%.c $(O)/libschedlens.a $(filter-out $(O)/src/main.o,$(CMD_OBJS))
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(filter-out $(O)/src/main.o,$(CMD_OBJS)) \
+	@[ "$(V)" = 1 ] || echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(filter-out $(O)/src/main.o,$(CMD_OBJS)) \
 		$(O)/libschedlens.a $(LIBS) $(CHECK_LIBS)
 
 unit-bins: $(UNIT_BINS)
