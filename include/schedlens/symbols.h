@@ -76,6 +76,17 @@ int symbols__exec(struct symbols *s, uint32_t pid);
 void symbols__resolve(struct symbols *s, uint32_t pid, uint64_t ip, uint16_t cpumode,
 		      unsigned int flags, struct sym_loc *out);
 
+/*
+ * Resolve the frames of @smp: frame 0 where it was taken, then its callchain (PERF_CONTEXT_*
+ * markers switch the mode; the kernel's copy of the sample ip is skipped; the rest are return
+ * addresses, looked up at ip - 1). Up to @max frames into @out; returns how many.
+ */
+size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsigned int flags,
+		      struct sym_loc *out, size_t max);
+
+/* True when @sym is an interrupt-enable function that hrtimer/NMI-less sampling piles up on. */
+bool symbols__is_skid(const char *sym);
+
 /* The DSO's status (loads it if not yet loaded), name, and a one-line note when not OK. */
 enum sym_dso_status sym_dso__status(struct sym_dso *d);
 const char *sym_dso__name(const struct sym_dso *d);
@@ -87,6 +98,22 @@ int symbols__for_each_dso(struct symbols *s, int (*fn)(void *ctx, struct sym_dso
 /* Source text of @file line @line (1-based) into @buf, trailing newline cut. 0 or -errno. */
 int symbols__source_line(struct symbols *s, const char *file, unsigned int line, char *buf,
 			 size_t len);
+
+/*
+ * The kallsyms for analysing @data (a perf.data path): @given when set; else DATA.kallsyms
+ * (what `schedlens record` keeps beside its file) when it exists; else /proc/kallsyms when
+ * @os_release is the running kernel's; else NULL (kernel addresses stay unresolved).
+ */
+const char *symbols__pick_kallsyms(const char *data, const char *given, const char *os_release,
+				   char *buf, size_t len);
+
+/*
+ * Notes `schedlens record` leaves in a file's command line (CMDLINE feature) as one argument
+ * "schedlens-note: TEXT", e.g. the cpu-clock fallback. The first note of @cmdline into @buf,
+ * or NULL when there is none.
+ */
+#define SYMBOLS_NOTE_PREFIX "schedlens-note: "
+const char *symbols__record_note(const char *cmdline, char *buf, size_t len);
 
 /*
  * Per-line attribution of one function's samples, for annotate: hits are added per

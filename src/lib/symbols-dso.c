@@ -343,8 +343,13 @@ void sym_dso__lookup(struct symbols *s, struct sym_dso *d, uint64_t key, bool li
 	if (!e)
 		e = &tmp;
 	if (!e->state) {
+		int32_t fn = find_fn(d, key);
+
 		e->key = key;
-		e->fn = find_fn(d, key);
+		if (fn >= 0) {
+			e->sym = d->fns[fn].name;
+			e->sym_start = d->fns[fn].start;
+		}
 		e->state = 1;
 		if (e != &tmp)
 			d->cache_used++;
@@ -354,10 +359,8 @@ void sym_dso__lookup(struct symbols *s, struct sym_dso *d, uint64_t key, bool li
 			resolve_line(s, d, e);
 		e->state = 2;
 	}
-	if (e->fn >= 0) {
-		out->sym = d->fns[e->fn].name;
-		out->sym_start = d->fns[e->fn].start;
-	}
+	out->sym = e->sym;
+	out->sym_start = e->sym_start;
 	if (lines) {
 		out->srcfile = e->file;
 		out->line = e->line;

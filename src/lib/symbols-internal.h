@@ -16,8 +16,8 @@ struct sym_fn {
 /* one cached lookup; key is the address looked up (after ip - 1 for return addresses) */
 struct sym_cache_ent {
 	uint64_t key;
-	const char *file, *inl;
-	int32_t fn;		/* index in dso->fns, -1 none */
+	const char *sym, *file, *inl;	/* sym NULL: no symbol */
+	uint64_t sym_start;
 	uint32_t line;
 	uint8_t state;		/* 0 empty, 1 symbol known, 2 symbol and line known */
 };

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 #include "symbols-internal.h"
 
@@ -359,4 +361,101 @@ int symbols__for_each_dso(struct symbols *s, int (*fn)(void *ctx, struct sym_dso
 			return ret;
 	}
 	return 0;
+}
+
+size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsigned int flags,
+		      struct sym_loc *out, size_t max)
+{
+	uint16_t mode = smp->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	bool first = true;
+	size_t n = 0;
+	uint64_t i;
+
+	if (!max)
+		return 0;
+	symbols__resolve(s, smp->pid, smp->ip, mode, flags & ~SYM_RETADDR, &out[n++]);
+	for (i = 0; i < smp->nr_callchain && n < max; i++) {
+		uint64_t ip = smp->callchain[i];
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			switch (ip) {
+			case PERF_CONTEXT_KERNEL:
+				mode = PERF_RECORD_MISC_KERNEL;
+				break;
+			case PERF_CONTEXT_USER:
+				mode = PERF_RECORD_MISC_USER;
+				break;
+			case PERF_CONTEXT_GUEST_KERNEL:
+				mode = PERF_RECORD_MISC_GUEST_KERNEL;
+				break;
+			case PERF_CONTEXT_GUEST_USER:
+				mode = PERF_RECORD_MISC_GUEST_USER;
+				break;
+			default:
+				mode = PERF_RECORD_MISC_HYPERVISOR;
+				break;
+			}
+			continue;
+		}
+		if (first && ip == smp->ip) {
+			first = false;
+			continue;
+		}
+		first = false;
+		symbols__resolve(s, smp->pid, ip, mode, flags | SYM_RETADDR, &out[n++]);
+	}
+	return n;
+}
+
+bool symbols__is_skid(const char *sym)
+{
+	static const char *const skid[] = {
+		"pvm_irq_enable", "native_irq_enable", "arch_local_irq_enable",
+		"_raw_spin_unlock_irq", "_raw_spin_unlock_irqrestore", "__raw_spin_unlock_irq",
+		"native_safe_halt", "pv_native_safe_halt", "pv_native_irq_enable",
+	};
+	size_t i;
+
+	if (!sym)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(skid); i++)
+		if (!strcmp(sym, skid[i]))
+			return true;
+	return false;
+}
+
+const char *symbols__pick_kallsyms(const char *data, const char *given, const char *os_release,
+				   char *buf, size_t len)
+{
+	struct utsname u;
+
+	if (given)
+		return given;
+	if (data && strcmp(data, "-")) {
+		snprintf(buf, len, "%s.kallsyms", data);
+		if (!access(buf, R_OK))
+			return buf;
+	}
+	if (os_release && !uname(&u) && !strcmp(u.release, os_release) &&
+	    !access("/proc/kallsyms", R_OK)) {
+		snprintf(buf, len, "/proc/kallsyms");
+		return buf;
+	}
+	return NULL;
+}
+
+const char *symbols__record_note(const char *cmdline, char *buf, size_t len)
+{
+	const char *p = cmdline ? strstr(cmdline, SYMBOLS_NOTE_PREFIX) : NULL;
+	size_t n;
+
+	if (!p)
+		return NULL;
+	p += strlen(SYMBOLS_NOTE_PREFIX);
+	n = strcspn(p, "\"\n");
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return buf;
 }
