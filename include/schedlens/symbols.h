@@ -138,4 +138,29 @@ int sym_lines__add(struct sym_lines *l, const struct sym_loc *loc, uint64_t peri
 void sym_lines__sort(struct sym_lines *l, bool by_samples);
 void sym_lines__exit(struct sym_lines *l);
 
+/*
+ * Printable names as perf report shows them: the symbol, else "0x%016llx" of the address;
+ * the source line as "file.c:LINE" (basename), else "sym+OFFSET" (decimal), else "??:0".
+ * Return @buf.
+ */
+const char *sym_loc__name(const struct sym_loc *l, char *buf, size_t len);
+const char *sym_loc__srcline(const struct sym_loc *l, char *buf, size_t len);
+
+/*
+ * Counts keyed by a string (collapsed stacks for --folded, call paths for -g): each key sums
+ * samples and period. Keys are copied.
+ */
+struct sym_stack {
+	const char *key;
+	uint64_t nr_samples, period;
+};
+
+struct sym_stacks;
+
+struct sym_stacks *sym_stacks__new(void);
+void sym_stacks__delete(struct sym_stacks *st);
+int sym_stacks__add(struct sym_stacks *st, const char *key, uint64_t period);
+/* by period descending, then key; valid until the next add */
+const struct sym_stack *sym_stacks__sorted(struct sym_stacks *st, size_t *nr);
+
 #endif

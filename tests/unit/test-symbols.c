@@ -274,6 +274,46 @@ START_TEST(test_focus)
 }
 END_TEST
 
+START_TEST(test_stacks_and_names)
+{
+	struct sym_stacks *st = sym_stacks__new();
+	struct sym_loc l = { .sym = "f", .sym_start = 0x100, .addr = 0x119 };
+	const struct sym_stack *v;
+	char buf[64], key[32];
+	size_t nr;
+	int i;
+
+	ck_assert_ptr_nonnull(st);
+	for (i = 0; i < 1000; i++) {
+		snprintf(key, sizeof(key), "k%d", i % 300);
+		ck_assert_int_eq(sym_stacks__add(st, key, i % 300 == 7 ? 100 : 1), 0);
+	}
+	v = sym_stacks__sorted(st, &nr);
+	ck_assert_uint_eq(nr, 300);
+	ck_assert_str_eq(v[0].key, "k7");
+	ck_assert_uint_eq(v[0].nr_samples, 4);
+	ck_assert_uint_eq(v[0].period, 400);
+	sym_stacks__delete(st);
+
+	ck_assert_str_eq(sym_loc__srcline(&l, buf, sizeof(buf)), "f+25");
+	ck_assert_str_eq(sym_loc__name(&l, buf, sizeof(buf)), "f");
+	l.srcfile = "/a/b/x.c";
+	l.line = 7;
+	ck_assert_str_eq(sym_loc__srcline(&l, buf, sizeof(buf)), "x.c:7");
+	l.sym = NULL;
+	l.srcfile = NULL;
+	ck_assert_str_eq(sym_loc__srcline(&l, buf, sizeof(buf)), "??:0");
+	ck_assert_str_eq(sym_loc__name(&l, buf, sizeof(buf)), "0x0000000000000119");
+	ck_assert_str_eq(symbols__record_note("schedlens record schedlens-note: no PMU here", buf,
+					      sizeof(buf)), "no PMU here");
+	ck_assert_ptr_null(symbols__record_note("perf record", buf, sizeof(buf)));
+	ck_assert_ptr_null(symbols__record_note(NULL, buf, sizeof(buf)));
+	ck_assert(symbols__is_skid("pvm_irq_enable"));
+	ck_assert(!symbols__is_skid("update_curr"));
+	ck_assert(!symbols__is_skid(NULL));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("symbols");
@@ -293,6 +333,7 @@ int main(void)
 	tcase_add_test(tc, test_overlapping_maps);
 	tcase_add_test(tc, test_lines_attribution);
 	tcase_add_test(tc, test_focus);
+	tcase_add_test(tc, test_stacks_and_names);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
