@@ -10,7 +10,10 @@ static const struct command {
 	int (*fn)(int argc, char **argv);
 	const char *summary;
 } commands[] = {
+	{ "stat", cmd_stat, "count events over a workload, with repeats and dispersion" },
+	{ "list", cmd_list, "list events this machine counts, or another machine's map" },
 	{ "version", cmd_version, "print the version" },
+	{ "bench", cmd_bench, "run a built-in scheduler workload" },
 };
 
 static void usage(FILE *f)

@@ -7,6 +7,9 @@
 #ifndef SCHEDLENS_COMMANDS_H
 #define SCHEDLENS_COMMANDS_H
 
+int cmd_stat(int argc, char **argv);
+int cmd_list(int argc, char **argv);
 int cmd_version(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 #endif

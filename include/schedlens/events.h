@@ -39,6 +39,12 @@ int events__parse(const char *name, struct event_desc *ev, struct errbuf *err);
 /* Parse a comma-separated list; *out is malloc'd (free() it). 0 or -errno with detail. */
 int events__parse_list(const char *list, struct event_desc **out, size_t *n, struct errbuf *err);
 
+/*
+ * The i-th name this parser knows without tracefs or libpfm4 (generic hardware, software,
+ * then every hardware-cache combination), or NULL past the end.
+ */
+const char *events__known_name(size_t i, char *buf, size_t len);
+
 /* Try to open @attr on this process for counting: 0, or -errno (-ENOENT/-EOPNOTSUPP: absent). */
 int events__probe(const struct perf_event_attr *attr);
 /*

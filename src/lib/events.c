@@ -102,13 +102,14 @@ static int parse_tracepoint(const char *name, struct perf_event_attr *attr, bool
 	uint64_t id;
 	size_t i;
 
-	*no_tracefs = true;
+	*no_tracefs = false;
 	if (!colon || colon == name || !colon[1] || strchr(colon + 1, ':') ||
 	    (size_t)(colon - name) >= sizeof(sys) || strlen(colon + 1) >= sizeof(ev) ||
 	    strpbrk(name, "/. "))
 		return 1;
 	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - name), name);
 	snprintf(ev, sizeof(ev), "%s", colon + 1);
+	*no_tracefs = true;
 	for (i = 0; i < ARRAY_SIZE(tracefs_roots); i++) {
 		snprintf(path, sizeof(path), "%s/events", tracefs_roots[i]);
 		if (access(path, F_OK))
@@ -290,6 +291,22 @@ out_free:
 	free(evs);
 	free(copy);
 	return ret;
+}
+
+const char *events__known_name(size_t i, char *buf, size_t len)
+{
+	size_t c, o, r;
+
+	if (i < ARRAY_SIZE(generic))
+		return generic[i].name;
+	i -= ARRAY_SIZE(generic);
+	c = i / (PERF_COUNT_HW_CACHE_OP_MAX * 2);
+	o = i / 2 % PERF_COUNT_HW_CACHE_OP_MAX;
+	r = i % 2;
+	if (c >= PERF_COUNT_HW_CACHE_MAX)
+		return NULL;
+	snprintf(buf, len, "%s-%s%s", cache_names[c], cache_ops[o], r ? "-misses" : "s");
+	return buf;
 }
 
 int events__probe(const struct perf_event_attr *attr)

@@ -30,7 +30,7 @@ static int parse_line(struct evmap *m, char *line, const char *path, int lineno,
 	char key[32], native[96], enc[32];
 	struct evmap_entry *e;
 	char *note;
-	int off = 0;
+	int off = 0, off2 = 0;
 
 	line[strcspn(line, "#\n")] = '\0';
 	if (sscanf(line, "%31s%n", key, &off) != 1)
@@ -48,7 +48,7 @@ static int parse_line(struct evmap *m, char *line, const char *path, int lineno,
 		return err__set(err, -E2BIG, "'%s' line %d: too many entries", path, lineno);
 	e = &m->entries[m->nr];
 	memset(e, 0, sizeof(*e));
-	if (sscanf(line + off, "%95s %31s %n", native, enc, &off) < 2)
+	if (sscanf(line + off, "%95s %31s %n", native, enc, &off2) < 2)
 		return err__set(err, -EINVAL, "'%s' line %d: expected 'metric native encoding'",
 				path, lineno);
 	snprintf(e->metric, sizeof(e->metric), "%s", key);
@@ -59,10 +59,7 @@ static int parse_line(struct evmap *m, char *line, const char *path, int lineno,
 					lineno, enc);
 		e->has_config = true;
 	}
-	note = strstr(line + strlen(key), enc);
-	note = note ? note + strlen(enc) : line + strlen(line);
-	while (*note == ' ' || *note == '\t')
-		note++;
+	note = line + off + off2;
 	snprintf(e->note, sizeof(e->note), "%s", note);
 	m->nr++;
 	return 0;

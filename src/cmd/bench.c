@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedlens bench: run a built-in workload stand-alone, -r times, print a human line per run
+ * and optionally a results document (kind "bench").
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedlens/commands.h"
+#include "schedlens/phase.h"
+#include "schedlens/results.h"
+#include "schedlens/stats.h"
+#include "schedlens/workload.h"
+
+#define BENCH_MAX_REPEAT 1000
+
+struct bench_opts {
+	const struct workload *w;
+	void *cfg;
+	long repeat;
+	bool json, list;
+	const char *output;	/* results document path, "-" for stdout, NULL for none */
+};
+
+static struct bench_opts bench_opts;
+
+static void bench_usage(FILE *f)
+{
+	fprintf(f, "usage: schedlens bench NAME [workload options] [-r N] [--json] [-o FILE]\n"
+		   "       schedlens bench --list\n"
+		   "       schedlens bench NAME --help\n\n"
+		   "  -r, --repeat N   run N times (default 1)\n"
+		   "      --json       write a results document (kind \"bench\") to stdout\n"
+		   "  -o, --output F   write the results document to F instead\n"
+		   "      --list       list the workloads\n");
+}
+
+static void bench_list(void)
+{
+	size_t i;
+
+	for (i = 0; workloads[i]; i++)
+		printf("  %-20s %s\n", workloads[i]->name, workloads[i]->summary);
+}
+
+/* Is @a one of bench's own options? Sets *@takes_value when the value is the next argument. */
+static bool bench_own_option(const char *a, bool *takes_value)
+{
+	static const char *const with_value[] = { "-r", "--repeat", "-o", "--output" };
+	static const char *const flags[] = { "--json", "--list", "-h", "--help" };
+	size_t i;
+
+	*takes_value = false;
+	for (i = 0; i < ARRAY_SIZE(with_value); i++) {
+		if (!strcmp(a, with_value[i])) {
+			*takes_value = true;
+			return true;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(flags); i++)
+		if (!strcmp(a, flags[i]))
+			return true;
+	return !strncmp(a, "--repeat=", 9) || !strncmp(a, "--output=", 9) ||
+	       (a[0] == '-' && (a[1] == 'r' || a[1] == 'o') && a[2]);
+}
+
+static int bench_parse_own(int argc, char **argv, struct bench_opts *o, bool *help)
+{
+	static const struct option opts[] = {
+		{ "repeat", required_argument, NULL, 'r' }, { "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },	    { "list", no_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },	    { NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 0;
+	opterr = 1;
+	while ((c = getopt_long(argc, argv, "r:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			if (parse_long(optarg, 1, BENCH_MAX_REPEAT, &o->repeat)) {
+				fprintf(stderr, "bench: invalid --repeat '%s': expected 1 to %d\n",
+					optarg, BENCH_MAX_REPEAT);
+				return -EINVAL;
+			}
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'L':
+			o->list = true;
+			break;
+		case 'h':
+			*help = true;
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* id "NAME k=v k=v" from the parameters, so that compare aligns equal set-ups */
+static void bench_entry_id(const char *name, const json_t *params, char *buf, size_t len)
+{
+	const char *k;
+	json_t *v;
+	size_t n;
+
+	n = (size_t)snprintf(buf, len, "%s", name);
+	json_object_foreach((json_t *)params, k, v) {
+		if (n >= len)
+			break;
+		if (json_is_string(v))
+			n += (size_t)snprintf(buf + n, len - n, " %s=%s", k, json_string_value(v));
+		else if (json_is_integer(v))
+			n += (size_t)snprintf(buf + n, len - n, " %s=%lld", k,
+					      (long long)json_integer_value(v));
+		else if (json_is_number(v))
+			n += (size_t)snprintf(buf + n, len - n, " %s=%g", k, json_number_value(v));
+	}
+}
+
+static int bench_record(json_t *entry, const json_t *metrics)
+{
+	const char *k, *unit, *better;
+	json_t *m, *it = results__add_iteration(entry);
+	enum better b;
+
+	if (!it)
+		return -ENOMEM;
+	json_object_foreach((json_t *)metrics, k, m) {
+		unit = json_string_value(json_object_get(m, "unit")) ?: "";
+		better = json_string_value(json_object_get(m, "better")) ?: "none";
+		b = !strcmp(better, "lower") ? BETTER_LOWER :
+		    !strcmp(better, "higher") ? BETTER_HIGHER : BETTER_NONE;
+		if (results__declare(entry, k, unit, b) ||
+		    results__set(it, k, json_number_value(json_object_get(m, "value"))))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void bench_summary(FILE *f, const json_t *entry, long n)
+{
+	json_t *metrics = json_object_get(entry, "metrics"), *m;
+	double *v = calloc((size_t)n, sizeof(*v));
+	struct summary s;
+	const char *k;
+	size_t got;
+
+	if (!v)
+		return;
+	fprintf(f, "%s: %ld runs, mean +- sem:\n", json_string_value(json_object_get(entry, "id")),
+		n);
+	json_object_foreach(metrics, k, m) {
+		got = results__values(entry, k, v, (size_t)n);
+		if (!got || stats__summarize(v, got, &s))
+			continue;
+		fprintf(f, "  %-24s %14.6g %-6s ( +- %.2f%% )\n", k, s.mean,
+			results__unit(entry, k), s.sem_pct);
+	}
+	free(v);
+}
+
+static int run_bench(const struct bench_opts *o)
+{
+	bool doc_to_stdout = o->output && !strcmp(o->output, "-");
+	FILE *human = doc_to_stdout ? stderr : stdout;
+	struct phase *ph = phase__from_env();
+	json_t *doc = NULL, *params, *entry = NULL, *metrics;
+	struct errbuf err = { "" };
+	char id[512], line[1024];
+	int ret = 0;
+	long i;
+
+	params = o->w->params(o->cfg);
+	bench_entry_id(o->w->name, params, id, sizeof(id));
+	doc = results__new("bench");
+	entry = doc ? results__entry(doc, id, o->w->name, params) : NULL;
+	if (!entry) {
+		fprintf(stderr, "bench: out of memory\n");
+		ret = 1;
+		goto out_free;
+	}
+	for (i = 0; i < o->repeat && !ret; i++) {
+		metrics = json_object();
+		err.msg[0] = '\0';
+		ret = metrics ? o->w->run(o->cfg, ph, metrics, &err) : -ENOMEM;
+		if (ret) {
+			fprintf(stderr, "bench: %s: %s\n", o->w->name, err.msg[0] ? err.msg : strerror(-ret));
+		} else {
+			o->w->format(o->cfg, metrics, line, sizeof(line));
+			fprintf(human, "%s\n", line);
+			if (bench_record(entry, metrics)) {
+				fprintf(stderr, "bench: out of memory\n");
+				ret = -ENOMEM;
+			}
+		}
+		json_decref(metrics);
+	}
+	if (!ret && o->repeat > 1)
+		bench_summary(human, entry, o->repeat);
+	if (!ret && o->output && results__write(doc, o->output, &err)) {
+		fprintf(stderr, "bench: %s\n", err.msg);
+		ret = -EIO;
+	}
+	if (fflush(stdout) && !ret) {
+		fprintf(stderr, "bench: cannot write to stdout\n");
+		ret = -EIO;
+	}
+	ret = ret ? 1 : 0;
+out_free:
+	json_decref(doc);
+	json_decref(params);
+	phase__delete(ph);
+	return ret;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	char **own = calloc((size_t)argc + 1, sizeof(*own)), **wl = calloc((size_t)argc + 1, sizeof(*wl));
+	struct bench_opts *o = &bench_opts;
+	struct errbuf err = { "" };
+	int nown = 1, nwl = 0, i, ret = 2;
+	bool help = false, value, rest = false;
+	const char *name = NULL;
+
+	if (!own || !wl) {
+		fprintf(stderr, "bench: out of memory\n");
+		ret = 1;
+		goto out_free;
+	}
+	o->repeat = 1;
+	own[0] = argv[0];
+	for (i = 1; i < argc; i++) {
+		if (!rest && !strcmp(argv[i], "--") && name) {
+			rest = true;
+		} else if (!rest && bench_own_option(argv[i], &value)) {
+			own[nown++] = argv[i];
+			if (value && i + 1 < argc)
+				own[nown++] = argv[++i];
+		} else if (!name && argv[i][0] != '-') {
+			name = argv[i];
+			wl[nwl++] = argv[i];
+		} else if (!name) {
+			fprintf(stderr, "bench: unknown option '%s' (workload options go after NAME)\n",
+				argv[i]);
+			goto out_usage;
+		} else {
+			wl[nwl++] = argv[i];
+		}
+	}
+	if (bench_parse_own(nown, own, o, &help))
+		goto out_usage;
+	if (o->list || (!name && help)) {
+		if (o->list)
+			bench_list();
+		else
+			bench_usage(stdout);
+		ret = fflush(stdout) ? 1 : 0;
+		goto out_free;
+	}
+	if (!name) {
+		fprintf(stderr, "bench: which workload? one of:\n");
+		for (i = 0; workloads[i]; i++)
+			fprintf(stderr, "  %s\n", workloads[i]->name);
+		goto out_usage;
+	}
+	o->w = workload__find(name);
+	if (!o->w) {
+		fprintf(stderr, "bench: '%s' is not a workload; see 'schedlens bench --list'\n", name);
+		goto out_free;
+	}
+	if (help) {
+		fputs(o->w->usage, stdout);
+		ret = fflush(stdout) ? 1 : 0;
+		goto out_free;
+	}
+	if (o->json && !o->output)
+		o->output = "-";
+	if (o->w->parse(nwl, wl, &o->cfg, &err)) {
+		fprintf(stderr, "bench: %s\n", err.msg);
+		fputs(o->w->usage, stderr);
+		goto out_free;
+	}
+	ret = run_bench(o);
+	o->w->free(o->cfg);
+	goto out_free;
+
+out_usage:
+	bench_usage(stderr);
+out_free:
+	free(own);
+	free(wl);
+	return ret;
+}

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedlens list: the events this machine counts, each tested by opening it; or, with
+ * --arch, another machine's map of native events and their encodings.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedlens/commands.h"
+#include "schedlens/events.h"
+
+struct list_opts {
+	const char *arch;
+	bool all;		/* also unsupported events */
+};
+
+static const char *const tracepoint_systems[] = { "sched", "ipi" };
+
+static const char *kind(const struct perf_event_attr *a)
+{
+	switch (a->type) {
+	case PERF_TYPE_HARDWARE:
+		return "hardware";
+	case PERF_TYPE_SOFTWARE:
+		return "software";
+	case PERF_TYPE_HW_CACHE:
+		return "hardware cache";
+	default:
+		return "other";
+	}
+}
+
+static void list_tracepoints(void)
+{
+	char path[256];
+	struct dirent **names;
+	size_t s;
+	int n, i;
+
+	for (s = 0; s < ARRAY_SIZE(tracepoint_systems); s++) {
+		snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s", tracepoint_systems[s]);
+		n = scandir(path, &names, NULL, alphasort);
+		if (n < 0) {
+			printf("  %s:*  <not available: tracefs not mounted at /sys/kernel/tracing>\n",
+			       tracepoint_systems[s]);
+			continue;
+		}
+		for (i = 0; i < n; i++) {
+			if (names[i]->d_type == DT_DIR && names[i]->d_name[0] != '.')
+				printf("  %s:%-40s [tracepoint]\n", tracepoint_systems[s],
+				       names[i]->d_name);
+			free(names[i]);
+		}
+		free(names);
+	}
+}
+
+static int list_this_machine(const struct list_opts *o)
+{
+	struct errbuf err = { "" };
+	struct event_desc ev;
+	struct evmap m;
+	char buf[64];
+	const char *name;
+	size_t i, supported = 0, total = 0;
+
+	printf("Events on this machine (each tested by opening it):\n");
+	for (i = 0; (name = events__known_name(i, buf, sizeof(buf))); i++) {
+		int ret;
+
+		if (events__parse(name, &ev, NULL))
+			continue;
+		ret = events__probe(&ev.attr);
+		total++;
+		if (!ret)
+			supported++;
+		if (ret && !o->all)
+			continue;
+		printf("  %-32s [%s]%s%s\n", name, kind(&ev.attr), ret ? "  <not supported>: " : "",
+		       ret ? strerror(-ret) : "");
+	}
+	list_tracepoints();
+	printf("\n%zu of %zu generic events open here%s\n", supported, total,
+	       o->all ? "" : " ('schedlens list --all' shows the others)");
+	if (!evmap__this_machine(&m, &err))
+		printf("native event map: %s (%s): 'schedlens list --arch %s'\n", m.arch, m.desc,
+		       m.arch);
+	else
+		printf("native event map: none for this CPU (libpfm4 sees no known core PMU; "
+		       "'schedlens list --arch snb|clx|skx|icx|zen2|neoverse-n1|kunpeng920' shows "
+		       "other machines' maps)\n");
+	return fflush(stdout) ? 1 : 0;
+}
+
+static int list_arch(const struct list_opts *o)
+{
+	struct errbuf err = { "" };
+	struct evmap m;
+	size_t i;
+	int bad = 0;
+
+	if (evmap__load(o->arch, &m, &err)) {
+		fprintf(stderr, "schedlens list: %s\n", err.msg);
+		return 2;
+	}
+	/* libpfm4 reads LIBPFM_FORCE_PMU once, at its first use in this process */
+	if (m.pfm)
+		setenv("LIBPFM_FORCE_PMU", m.pmu, 1);
+	printf("%s: %s\n", m.arch, m.desc);
+	printf("%-14s %-42s %-10s %s\n", "metric", "native event", "encoding",
+	       m.pfm ? "libpfm4 check" : "source");
+	for (i = 0; i < m.nr; i++) {
+		const struct evmap_entry *e = &m.entries[i];
+		struct perf_event_attr a;
+		char enc[24] = "-", check[96];
+
+		if (e->has_config)
+			snprintf(enc, sizeof(enc), "0x%llx", (unsigned long long)e->config);
+		if (!m.pfm) {
+			snprintf(check, sizeof(check), "Armv8 architectural event (raw r%llx)",
+				 (unsigned long long)e->config);
+		} else if (!e->has_config || e->native[0] == 'r') {
+			snprintf(check, sizeof(check), "%s", e->note);
+		} else {
+			memset(&a, 0, sizeof(a));
+			if (events__pfm_encode(e->native, &a, &err)) {
+				snprintf(check, sizeof(check), "FAILS: %s", err.msg);
+				bad = 1;
+			} else if (a.config != e->config) {
+				snprintf(check, sizeof(check), "MISMATCH: libpfm4 gives 0x%llx",
+					 (unsigned long long)a.config);
+				bad = 1;
+			} else {
+				snprintf(check, sizeof(check), "ok (%s)", m.pmu);
+			}
+		}
+		printf("%-14s %-42s %-10s %s\n", e->metric, e->native, enc, check);
+	}
+	if (fflush(stdout))
+		return 1;
+	return bad;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "arch", required_argument, NULL, 'A' },
+		{ "all", no_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	struct list_opts o = { 0 };
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'A':
+			o.arch = optarg;
+			break;
+		case 'l':
+			o.all = true;
+			break;
+		case 'h':
+			printf("usage: schedlens list [--all] [--arch snb|clx|skx|icx|zen2|neoverse-n1|"
+			       "kunpeng920]\n");
+			return 0;
+		default:
+			fprintf(stderr, "usage: schedlens list [--all] [--arch ARCH]\n");
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "schedlens list: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	return o.arch ? list_arch(&o) : list_this_machine(&o);
+}

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * messaging: hackbench / `perf bench sched messaging`. Each of G groups has F receivers and F
+ * senders; every sender writes L messages of S bytes to every receiver of its group, over a
+ * socketpair (default) or a pipe per receiver. Reports the time from releasing all tasks to
+ * the last one ending.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "schedlens/phase.h"
+#include "schedlens/workload.h"
+#include "wl.h"
+
+struct messaging_cfg {
+	long groups, fds, loops, size;
+	bool pipes, threads;
+};
+
+struct messaging_task {
+	const struct messaging_cfg *cfg;
+	int in;		/* a receiver's read end; -1 for a sender */
+	const int *out;	/* a sender's write ends, one per receiver of its group */
+};
+
+static const char messaging_usage[] =
+	"usage: schedlens bench messaging [-g N] [-f N] [-l N] [-s BYTES] [-p] [-T]\n"
+	"  -g, --groups N     groups (default 1)\n"
+	"  -f, --fds N        senders and receivers per group (default 20)\n"
+	"  -l, --loops N      messages each sender writes to each receiver (default 1000;\n"
+	"                     the seeds use 100000, hackbench's default is 100)\n"
+	"  -s, --datasize B   bytes per message (default 100)\n"
+	"  -p, --pipe         pipes instead of socketpairs\n"
+	"  -T, --threads      threads instead of processes (-t is the same)\n";
+
+static int messaging_parse(int argc, char **argv, void **cfgp, struct errbuf *err)
+{
+	static const struct option opts[] = {
+		{ "groups", required_argument, NULL, 'g' }, { "fds", required_argument, NULL, 'f' },
+		{ "loops", required_argument, NULL, 'l' },  { "datasize", required_argument, NULL, 's' },
+		{ "pipe", no_argument, NULL, 'p' },	    { "threads", no_argument, NULL, 'T' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct messaging_cfg *cfg = calloc(1, sizeof(*cfg));
+	int c, ret = 0;
+
+	if (!cfg)
+		return err__set(err, -ENOMEM, "out of memory");
+	*cfg = (struct messaging_cfg){ .groups = 1, .fds = 20, .loops = 1000, .size = 100 };
+	wl__getopt_reset();
+	while (!ret && (c = getopt_long(argc, argv, ":g:f:l:s:pTt", opts, NULL)) != -1) {
+		switch (c) {
+		case 'g':
+			ret = wl__parse_long(err, "messaging", "--groups", optarg, 1, 1000, &cfg->groups);
+			break;
+		case 'f':
+			ret = wl__parse_long(err, "messaging", "--fds", optarg, 1, 1000, &cfg->fds);
+			break;
+		case 'l':
+			ret = wl__parse_long(err, "messaging", "--loops", optarg, 1, 100000000L,
+					     &cfg->loops);
+			break;
+		case 's':
+			ret = wl__parse_long(err, "messaging", "--datasize", optarg, 1, 1 << 20,
+					     &cfg->size);
+			break;
+		case 'p':
+			cfg->pipes = true;
+			break;
+		case 'T':
+		case 't':
+			cfg->threads = true;
+			break;
+		default:
+			ret = wl__bad_option(err, "messaging", argv, c);
+		}
+	}
+	if (!ret)
+		ret = wl__no_args(err, "messaging", argc, argv);
+	if (!ret && cfg->groups * cfg->fds > 5000)
+		ret = err__set(err, -EINVAL, "messaging: %ld groups of %ld is over 5000 pairs of tasks",
+			       cfg->groups, cfg->fds);
+	if (ret) {
+		free(cfg);
+		return ret;
+	}
+	*cfgp = cfg;
+	return 0;
+}
+
+static int messaging_task_run(struct wl_tasks *t, void *arg)
+{
+	const struct messaging_task *task = arg;
+	const struct messaging_cfg *cfg = task->cfg;
+	size_t size = (size_t)cfg->size, done;
+	char *buf = calloc(1, size);
+	long i, j, todo;
+	ssize_t n;
+	int ret;
+
+	ret = wl_tasks__ready(t, buf ? 0 : -ENOMEM);
+	if (task->in >= 0) {
+		for (todo = cfg->loops * cfg->fds; !ret && todo > 0; todo--) {
+			for (done = 0; !ret && done < size; done += (size_t)n) {
+				n = read(task->in, buf + done, size - done);
+				if (n <= 0 && !(n < 0 && errno == EINTR))
+					ret = -EIO;
+				n = n < 0 ? 0 : n;
+			}
+		}
+		free(buf);
+		return ret;
+	}
+	for (i = 0; !ret && i < cfg->loops; i++) {
+		for (j = 0; !ret && j < cfg->fds; j++) {
+			for (done = 0; !ret && done < size; done += (size_t)n) {
+				n = write(task->out[j], buf + done, size - done);
+				if (n <= 0 && !(n < 0 && errno == EINTR))
+					ret = -EIO;
+				n = n < 0 ? 0 : n;
+			}
+		}
+	}
+	free(buf);
+	return ret;
+}
+
+static int messaging_run(const void *vcfg, struct phase *ph, json_t *metrics, struct errbuf *err)
+{
+	const struct messaging_cfg *cfg = vcfg;
+	size_t pairs = (size_t)(cfg->groups * cfg->fds), i, r;
+	struct messaging_task *tasks = calloc(2 * pairs, sizeof(*tasks));
+	int *fds = malloc(2 * pairs * sizeof(*fds)), *wr = NULL, ret = 0, p[2];
+	struct wl_tasks *t = NULL;
+	double secs, msgs;
+	uint64_t ns;
+
+	if (!tasks || !fds) {
+		ret = err__set(err, -ENOMEM, "out of memory");
+		goto out_free;
+	}
+	for (i = 0; i < 2 * pairs; i++)
+		fds[i] = -1;
+	/* fds[2i] is receiver i's read end, fds[2i + 1] its write end */
+	for (i = 0; i < pairs; i++) {
+		if (cfg->pipes ? pipe(p) : socketpair(AF_UNIX, SOCK_STREAM, 0, p)) {
+			ret = err__set(err, -errno, "messaging: cannot create %s %zu of %zu: %s",
+				       cfg->pipes ? "pipe" : "socketpair", i + 1, pairs,
+				       strerror(errno));
+			goto out_close;
+		}
+		fds[2 * i] = p[0];
+		fds[2 * i + 1] = p[1];
+	}
+	wr = malloc(pairs * sizeof(*wr));
+	if (!wr) {
+		ret = err__set(err, -ENOMEM, "out of memory");
+		goto out_close;
+	}
+	for (i = 0; i < pairs; i++)
+		wr[i] = fds[2 * i + 1];
+	t = wl_tasks__new(cfg->threads, 2 * pairs, err);
+	if (!t) {
+		ret = -ENOMEM;
+		goto out_wr;
+	}
+	/* per group: its receivers first, then its senders, as hackbench starts them */
+	for (i = 0; i < pairs && !ret; i += (size_t)cfg->fds) {
+		for (r = i; r < i + (size_t)cfg->fds && !ret; r++) {
+			tasks[r] = (struct messaging_task){ cfg, fds[2 * r], NULL };
+			ret = wl_tasks__spawn(t, messaging_task_run, &tasks[r], err);
+		}
+		for (r = i; r < i + (size_t)cfg->fds && !ret; r++) {
+			tasks[pairs + r] = (struct messaging_task){ cfg, -1, wr + i };
+			ret = wl_tasks__spawn(t, messaging_task_run, &tasks[pairs + r], err);
+		}
+	}
+	if (!ret)
+		ret = wl_tasks__measure(t, ph, &ns, err);
+	if (ret)
+		goto out_tasks;
+	secs = (double)ns / 1e9;
+	msgs = (double)pairs * (double)cfg->fds * (double)cfg->loops;
+	ret = wl__metric(metrics, "time", secs, "s", BETTER_LOWER) ?:
+	      wl__metric(metrics, "messages_per_s", msgs / secs, "ops/s", BETTER_HIGHER);
+out_tasks:
+	wl_tasks__delete(t);
+out_wr:
+	free(wr);
+out_close:
+	for (i = 0; i < 2 * pairs; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+out_free:
+	free(fds);
+	free(tasks);
+	return ret;
+}
+
+static void messaging_format(const void *vcfg, const json_t *m, char *buf, size_t len)
+{
+	const struct messaging_cfg *cfg = vcfg;
+
+	snprintf(buf, len,
+		 "messaging: %ld group%s of %ld senders and %ld receivers, %ld loops of %ld bytes "
+		 "over %s (%s): %.3f s, %.0f msgs/s",
+		 cfg->groups, cfg->groups == 1 ? "" : "s", cfg->fds, cfg->fds, cfg->loops, cfg->size,
+		 cfg->pipes ? "pipes" : "socketpairs", cfg->threads ? "threads" : "processes",
+		 wl__value(m, "time"), wl__value(m, "messages_per_s"));
+}
+
+static json_t *messaging_params(const void *vcfg)
+{
+	const struct messaging_cfg *cfg = vcfg;
+
+	return json_pack("{s:I, s:I, s:I, s:I, s:s, s:s}", "groups", (json_int_t)cfg->groups,
+			 "fds", (json_int_t)cfg->fds, "loops", (json_int_t)cfg->loops, "datasize",
+			 (json_int_t)cfg->size, "ipc", cfg->pipes ? "pipe" : "socketpair", "mode",
+			 cfg->threads ? "threads" : "processes");
+}
+
+const struct workload workload_messaging = {
+	.name = "messaging",
+	.summary = "groups of senders and receivers exchange messages (hackbench, perf bench sched messaging)",
+	.usage = messaging_usage,
+	.parse = messaging_parse,
+	.run = messaging_run,
+	.format = messaging_format,
+	.params = messaging_params,
+	.free = free,
+};

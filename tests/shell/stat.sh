@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# schedlens stat against perf stat on the same command, and its edge cases.
+source "$(dirname "$0")/lib.sh"
+need_perf
+
+cmd=(ls -R /usr/share)
+"${cmd[@]}" >/dev/null 2>&1 # warm the page cache for both tools
+
+# perf stat -x, prints: value,unit,event,variance,...
+perf stat -x, -r 5 -e task-clock,page-faults,context-switches -- "${cmd[@]}" >/dev/null 2>"$TMP/perf.csv" ||
+	skip "perf stat cannot count software events here"
+expect_rc 0 "$SCHEDLENS" stat -r 5 -e task-clock,page-faults,context-switches --json -o "$TMP/s.json" \
+	-- "${cmd[@]}"
+perf_pf=$(awk -F, '$3 == "page-faults" { print $1 }' "$TMP/perf.csv")
+perf_tc=$(awk -F, '$3 == "task-clock" { print $1 }' "$TMP/perf.csv")
+read -r sl_pf sl_tc sl_tc_sd < <(python3 -c '
+import json, sys
+e = json.load(open(sys.argv[1]))["entries"][0]
+s = e["summary"]
+print(s["page-faults"]["mean"], s["task-clock"]["mean"] / 1e6, s["task-clock"]["stddev"] / 1e6)' "$TMP/s.json")
+echo "page-faults: perf $perf_pf schedlens $sl_pf; task-clock ms: perf $perf_tc schedlens $sl_tc (sd $sl_tc_sd)"
+within_pct "$sl_pf" "$perf_pf" 1 || fail "page-faults differ by more than 1%: $sl_pf vs perf $perf_pf"
+# task-clock within run-to-run noise: 4 standard deviations of schedlens's runs, or 25%
+awk -v a="$sl_tc" -v b="$perf_tc" -v sd="$sl_tc_sd" 'BEGIN { d = a - b; if (d < 0) d = -d;
+	lim = 4 * sd; if (lim < 0.25 * b) lim = 0.25 * b; exit !(d <= lim) }' ||
+	fail "task-clock differs beyond noise: $sl_tc ms vs perf $perf_tc ms"
+
+# JSON: schema, five iterations with raw counters, machine
+python3 - "$TMP/s.json" <<'PY' || fail "results document is malformed"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "schedlens-results" and d["schema_version"] == 1
+assert d["kind"] == "stat"
+assert d["machine"]["cpus_online"] >= 1 and d["machine"]["kernel_release"]
+e = d["entries"][0]
+assert len(e["iterations"]) == 5
+for it in e["iterations"]:
+    c = it["counters"]["page-faults"]
+    assert c["supported"] and c["time_enabled_ns"] >= c["time_running_ns"] > 0
+    assert it["exit_status"] == 0
+s = e["summary"]["task-clock"]
+assert abs(s["sem"] - s["stddev"] / 5 ** 0.5) < 1e-6 * s["stddev"] + 1e-9
+PY
+
+# no hardware PMU: every hardware event is <not supported>, the command still succeeds
+expect_rc 0 "$SCHEDLENS" stat -ddd -- true
+if perf stat -e cycles true 2>&1 | grep -q 'not supported'; then
+	for ev in cycles instructions branches L1-dcache-loads L1-dcache-load-misses LLC-loads \
+		LLC-load-misses dTLB-load-misses L1-dcache-prefetches; do
+		grep -Eq "<not supported> +$ev\$" "$TMP/err" || fail "$ev is not marked <not supported>"
+	done
+fi
+grep -Eq 'msec task-clock' "$TMP/err" || fail "task-clock missing from -ddd output"
+
+# the workload's exit status passes through; a missing command says so
+expect_rc 3 "$SCHEDLENS" stat -e task-clock -- sh -c 'exit 3'
+expect_rc 127 "$SCHEDLENS" stat -e task-clock -- /nonexistent/cmd
+grep -q "cannot run '/nonexistent/cmd'" "$TMP/err" || fail "no message for a missing command"
+# bad input: usage errors
+expect_rc 2 "$SCHEDLENS" stat -e no-such-event -- true
+grep -q "event 'no-such-event' is not known" "$TMP/err" || fail "unknown event message"
+expect_rc 2 "$SCHEDLENS" stat -r 0 -- true
+expect_rc 2 "$SCHEDLENS" stat -r 3x -- true
+expect_rc 2 "$SCHEDLENS" stat
+expect_rc 2 "$SCHEDLENS" stat -p 1 -- true
+
+# CSV like perf stat -x
+expect_rc 0 "$SCHEDLENS" stat -x, -e task-clock,page-faults -- true
+grep -Eq '^[0-9.]+,msec,task-clock,' "$TMP/err" || fail "CSV task-clock line"
+grep -Eq '^[0-9.]+,,page-faults,' "$TMP/err" || fail "CSV page-faults line"
+
+# Ctrl-C stops the workload and prints what was counted
+"$SCHEDLENS" stat -e task-clock,context-switches -- sleep 30 2>"$TMP/int.err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 130 ] || fail "Ctrl-C: exit $rc, expected 130 (SIGINT of the workload)"
+grep -q 'interrupted after 1 run' "$TMP/int.err" || fail "Ctrl-C: no interruption note"
+grep -q 'msec task-clock' "$TMP/int.err" || fail "Ctrl-C: counts not printed"
+echo ok
