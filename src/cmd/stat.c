@@ -248,6 +248,12 @@ static int run_once(struct stat_state *st, struct run_values *rv)
 	int ret;
 
 	ret = target__run(&t, &h, &stat_stop, &res, &st->err);
+	if (res.metrics && st->o->wl->format) {
+		char line[512];
+
+		st->o->wl->format(st->o->wl_cfg, res.metrics, line, sizeof(line));
+		printf("%s\n", line);
+	}
 	json_decref(res.metrics);
 	if (ret && !res.exec_failed && !(st->o->wl && res.interrupted))
 		return ret;
@@ -737,8 +743,9 @@ int cmd_stat(int argc, char **argv)
 			o.output = optarg;
 			break;
 		case 'b':
+			/* everything after the workload's name is the workload's */
 			bench = optarg;
-			break;
+			goto parsed;
 		case 'W':
 			o.whole = true;
 			break;
@@ -750,6 +757,7 @@ int cmd_stat(int argc, char **argv)
 			goto usage_err;
 		}
 	}
+parsed:
 	o.argv = argv + optind;
 	o.argc = argc - optind;
 	if (bench) {
@@ -764,8 +772,10 @@ int cmd_stat(int argc, char **argv)
 		o.argv[0] = (char *)bench;
 		o.argc = argc - optind + 1;
 		if (o.wl->parse(o.argc, o.argv, &o.wl_cfg, &err)) {
-			fprintf(stderr, "schedlens stat: %s\n", err.msg);
-			goto usage_err;
+			fprintf(stderr, "schedlens stat: %s (see 'schedlens bench %s --help')\n",
+				err.msg, bench);
+			free(o.events);
+			return 2;
 		}
 	}
 	if (o.pid && (o.argc || o.wl || o.system_wide)) {

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <check.h>
+#include <errno.h>
+#include <event-parse.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "schedlens/sampler.h"
+
+START_TEST(test_parse_sample)
+{
+	struct perf_event_attr a = { .sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+						    PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+						    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+						    PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW };
+	uint64_t buf[16] = { 0 };
+	struct perf_event_header *h = (void *)buf;
+	struct stream_sample s;
+	uint32_t *u;
+
+	h->type = PERF_RECORD_SAMPLE;
+	buf[1] = 77;			/* identifier */
+	buf[2] = 0xffffffff81000000ull;	/* ip */
+	u = (uint32_t *)&buf[3];
+	u[0] = 10;
+	u[1] = 11;
+	buf[4] = 123456789;		/* time */
+	u = (uint32_t *)&buf[5];
+	u[0] = 3;			/* cpu */
+	buf[6] = 1;			/* period */
+	buf[7] = 2;			/* callchain nr */
+	buf[8] = 0xa;
+	buf[9] = 0xb;
+	u = (uint32_t *)&buf[10];
+	u[0] = 12;			/* raw size: 4 + 12 = 16 */
+	u[1] = 0xdeadbeef;
+	h->size = 8 * 12;
+	ck_assert_int_eq(sample__parse(&a, h, &s), 0);
+	ck_assert(s.id == 77 && s.ip == 0xffffffff81000000ull);
+	ck_assert(s.pid == 10 && s.tid == 11 && s.time == 123456789 && s.cpu == 3);
+	ck_assert(s.period == 1 && s.nr_callchain == 2 && s.callchain[1] == 0xb);
+	ck_assert_int_eq(s.raw_size, 12);
+	ck_assert_uint_eq(*(const uint32_t *)s.raw, 0xdeadbeef);
+	/* one u64 short: the raw payload does not fit */
+	h->size = 8 * 11;
+	ck_assert_int_eq(sample__parse(&a, h, &s), -EINVAL);
+	/* a callchain that claims more entries than the record holds */
+	h->size = 8 * 12;
+	buf[7] = 1000;
+	ck_assert_int_eq(sample__parse(&a, h, &s), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_sample_id)
+{
+	struct perf_event_attr a = { .sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID |
+						    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU,
+				     .sample_id_all = 1 };
+	uint64_t buf[8] = { 0 };
+	struct perf_event_header *h = (void *)buf;
+	uint32_t pid, tid, cpu, *u;
+	uint64_t t, id;
+
+	h->type = PERF_RECORD_COMM;
+	h->size = 8 * 7;
+	u = (uint32_t *)&buf[3];
+	u[0] = 5;
+	u[1] = 6;
+	buf[4] = 999;
+	u = (uint32_t *)&buf[5];
+	u[0] = 1;
+	buf[6] = 42;
+	ck_assert_int_eq(sample_id__parse(&a, h, &pid, &tid, &t, &cpu, &id), 0);
+	ck_assert(pid == 5 && tid == 6 && t == 999 && cpu == 1 && id == 42);
+	h->size = 8 * 3;
+	ck_assert_int_eq(sample_id__parse(&a, h, &pid, &tid, &t, &cpu, &id), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_tracepoint_errors)
+{
+	struct perf_event_attr a;
+	struct errbuf e = { "" };
+
+	ck_assert_int_eq(tracepoint__attr(NULL, "nocolon", &a, &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.msg, "nocolon"));
+	ck_assert_int_eq(tracepoint__attr("/nonexistent", "sched:sched_switch", &a, &e), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(e.msg, "mount -t tracefs"));
+}
+END_TEST
+
+struct collect {
+	uint64_t last_time, nr_switch, nr_samples, nr_comm, nr_fork;
+	int unordered, begun, ended;
+	uint32_t child;
+	struct tep_format_field *next_pid;
+};
+
+static int c_begin(void *ctx, const struct stream_info *info)
+{
+	struct collect *c = ctx;
+	size_t i;
+
+	c->begun++;
+	for (i = 0; i < info->nr_evsels; i++)
+		if (info->evsels[i].tp)
+			c->next_pid = tep_find_field(info->evsels[i].tp, "next_pid");
+	return 0;
+}
+
+static int c_sample(void *ctx, const struct stream_sample *s)
+{
+	struct collect *c = ctx;
+	unsigned long long v;
+
+	if (s->time < c->last_time)
+		c->unordered++;
+	c->last_time = s->time;
+	c->nr_samples++;
+	if (s->evsel->tp && c->next_pid &&
+	    !tep_read_number_field(c->next_pid, s->raw, &v) && v == c->child)
+		c->nr_switch++;
+	return 0;
+}
+
+static int c_task(void *ctx, const struct stream_task *t)
+{
+	struct collect *c = ctx;
+
+	c->nr_fork += t->fork;
+	return 0;
+}
+
+static int c_end(void *ctx, const struct stream_stats *st)
+{
+	((struct collect *)ctx)->ended++;
+	return 0;
+}
+
+static int sleepy(void *arg)
+{
+	for (int i = 0; i < 20; i++)
+		usleep(1000);
+	return 3;
+}
+
+START_TEST(test_live_child)
+{
+	struct sampler_event ev = { .name = "sched:sched_switch" };
+	struct sampler_opts o = { .events = &ev, .nr_events = 1, .tracking = true,
+				  .mmap_pages = 64 };
+	struct collect c = { 0 };
+	struct stream_ops ops = { .ctx = &c, .begin = c_begin, .sample = c_sample,
+				  .task = c_task, .end = c_end };
+	struct errbuf e = { "" };
+	struct sampler_child *ch;
+	struct sampler *s;
+	int status = -1;
+
+	if (geteuid() != 0 || tracepoint__attr(NULL, ev.name, &ev.attr, &e)) {
+		fprintf(stderr, "skipped: %s\n", e.msg[0] ? e.msg : "needs root");
+		return;
+	}
+	ch = sampler_child__new(NULL, sleepy, NULL, false, &e);
+	ck_assert_msg(ch != NULL, "%s", e.msg);
+	s = sampler__new(&o, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	c.child = (uint32_t)sampler_child__pid(ch);
+	ck_assert_int_eq(sampler__run_child(s, ch, &ops, NULL, &status, &e), 0);
+	ck_assert_int_eq(WEXITSTATUS(status), 3);
+	ck_assert_int_eq(c.begun, 1);
+	ck_assert_int_eq(c.ended, 1);
+	ck_assert_int_eq(c.unordered, 0);
+	/* 20 sleeps: the child is switched in at least 20 times */
+	ck_assert_uint_ge(c.nr_switch, 20);
+	ck_assert_uint_eq(sampler__stats(s)->nr_samples, c.nr_samples);
+	ck_assert_ptr_nonnull(sampler__info(s)->tep);
+	sampler__delete(s);
+	sampler_child__delete(ch);
+}
+END_TEST
+
+START_TEST(test_exec_failure)
+{
+	char *argv[] = { "/nonexistent/cmd", NULL };
+	struct errbuf e = { "" };
+	struct sampler_child *ch = sampler_child__new(argv, NULL, NULL, false, &e);
+
+	ck_assert_ptr_nonnull(ch);
+	ck_assert_int_eq(sampler_child__start(ch, &e), -ENOENT);
+	ck_assert_str_eq(e.msg, "cannot run '/nonexistent/cmd': No such file or directory");
+	sampler_child__delete(ch);
+}
+END_TEST
+
+START_TEST(test_bad_opts)
+{
+	struct sampler_event ev = { .attr = { .type = PERF_TYPE_SOFTWARE,
+					      .config = PERF_COUNT_SW_CPU_CLOCK,
+					      .sample_period = 100000 },
+				    .name = "cpu-clock" };
+	struct sampler_opts o = { .events = &ev, .nr_events = 1, .mmap_pages = 3 };
+	struct errbuf e = { "" };
+
+	ck_assert_ptr_null(sampler__new(&o, &e));
+	ck_assert_ptr_nonnull(strstr(e.msg, "power of two"));
+	o.mmap_pages = 0;
+	o.cpus = "zz";
+	ck_assert_ptr_null(sampler__new(&o, &e));
+	ck_assert_ptr_nonnull(strstr(e.msg, "cpu list"));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("sampler");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int nf;
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_parse_sample);
+	tcase_add_test(tc, test_sample_id);
+	tcase_add_test(tc, test_tracepoint_errors);
+	tcase_add_test(tc, test_live_child);
+	tcase_add_test(tc, test_exec_failure);
+	tcase_add_test(tc, test_bad_opts);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+}
