@@ -40,6 +40,7 @@ enum sym_dso_status {
 	SYM_DSO_BUILD_ID_MISMATCH, /* the file there is not the one recorded */
 	SYM_DSO_NOT_ELF,	/* [anon], [heap], [vdso] without a file, or not an ELF */
 	SYM_DSO_KERNEL_NO_MAP,	/* kernel addresses and no kallsyms/vmlinux to resolve them */
+	SYM_DSO_KALLSYMS,	/* kernel symbols from kallsyms: lines need --vmlinux */
 };
 
 struct sym_loc {

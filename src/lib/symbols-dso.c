@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "schedlens/kallsyms.h"
 #include "symbols-internal.h"
 
 struct sym_dso *sym_dso__new(const char *name, const char *path, bool kernel)
@@ -189,7 +190,8 @@ void sym_dso__load(struct symbols *s, struct sym_dso *d)
 		return;
 	}
 	if (d->kernel && !s->vmlinux) {
-		d->status = SYM_DSO_KERNEL_NO_MAP;
+		s->ks = s->kallsyms ? kallsyms__load(s->kallsyms, NULL) : NULL;
+		d->status = s->ks ? SYM_DSO_KALLSYMS : SYM_DSO_KERNEL_NO_MAP;
 		return;
 	}
 	if (!open_elf(s, d, d->path) && !open_by_build_id(s, d)) {
@@ -337,16 +339,20 @@ void sym_dso__lookup(struct symbols *s, struct sym_dso *d, uint64_t key, bool li
 	struct sym_cache_ent *e, tmp = { 0 };
 
 	sym_dso__load(s, d);
-	if (!d->nr_fns && !d->mod)
+	if (!d->nr_fns && !d->mod && !(d->kernel && s->ks))
 		return;
 	e = cache_slot(d, key);
 	if (!e)
 		e = &tmp;
 	if (!e->state) {
 		int32_t fn = find_fn(d, key);
+		const struct ksym *ks = d->kernel && s->ks ? kallsyms__find(s->ks, key) : NULL;
 
 		e->key = key;
-		if (fn >= 0) {
+		if (ks) {
+			e->sym = ks->name;
+			e->sym_start = ks->addr;
+		} else if (fn >= 0) {
 			e->sym = d->fns[fn].name;
 			e->sym_start = d->fns[fn].start;
 		}

@@ -41,6 +41,7 @@ struct sym_dso {
 };
 
 struct sym_src;
+struct kallsyms;
 
 struct symbols {
 	struct symbols_config cfg;
@@ -52,6 +53,7 @@ struct symbols {
 	struct sym_dso *dsos;
 	struct sym_dso *kernel;
 	uint64_t ktext;		/* runtime _text from the kernel MMAP record, 0 unknown */
+	struct kallsyms *ks;	/* loaded with the kernel DSO when there is no vmlinux */
 	struct sym_src *srcs;
 };
 

@@ -7,6 +7,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "schedlens/kallsyms.h"
 #include "symbols-internal.h"
 
 #define KERNEL_DSO "[kernel.kallsyms]"
@@ -92,6 +93,7 @@ void symbols__delete(struct symbols *s)
 	}
 	sym_dso__delete(s->kernel);
 	sym_src__delete_all(s->srcs);
+	kallsyms__delete(s->ks);
 	free(s->procs);
 	free(s->debugpath);
 	free(s->symfs);
@@ -338,7 +340,9 @@ const char *sym_dso__status_str(enum sym_dso_status st)
 	case SYM_DSO_NOT_ELF:
 		return "not an ELF file: addresses only";
 	case SYM_DSO_KERNEL_NO_MAP:
-		return "no kallsyms or vmlinux: addresses only";
+		return "no kallsyms or vmlinux for this kernel: addresses only (--kallsyms, --vmlinux)";
+	case SYM_DSO_KALLSYMS:
+		return "symbols from kallsyms: source lines need --vmlinux";
 	}
 	return "?";
 }

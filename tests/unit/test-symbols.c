@@ -314,6 +314,43 @@ START_TEST(test_stacks_and_names)
 }
 END_TEST
 
+START_TEST(test_kernel_kallsyms)
+{
+	char path[] = "/tmp/test-symbols-ks-XXXXXX";
+	struct symbols_config cfg = { .lines = true };
+	struct symbols *s;
+	struct sym_loc loc;
+	int fd = mkstemp(path);
+	FILE *f;
+
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	fputs("ffffffff81000000 T _text\nffffffff81000100 T update_curr\n"
+	      "ffffffff81000200 t helper\t[mod]\n", f);
+	fclose(f);
+	cfg.kallsyms = path;
+	s = symbols__new(&cfg, NULL);
+	ck_assert_ptr_nonnull(s);
+	symbols__resolve(s, 1, 0xffffffff81000150ull, PERF_RECORD_MISC_KERNEL, SYM_LINES, &loc);
+	ck_assert_str_eq(loc.sym, "update_curr");
+	ck_assert_uint_eq(loc.sym_start, 0xffffffff81000100ull);
+	ck_assert_str_eq(loc.dso_name, "[kernel.kallsyms]");
+	ck_assert_int_eq(sym_dso__status(loc.dso), SYM_DSO_KALLSYMS);
+	symbols__resolve(s, 1, 0xffffffff81000100ull, PERF_RECORD_MISC_KERNEL, SYM_RETADDR, &loc);
+	ck_assert_str_eq(loc.sym, "_text");
+	symbols__delete(s);
+	unlink(path);
+
+	cfg.kallsyms = NULL;
+	s = symbols__new(&cfg, NULL);
+	symbols__resolve(s, 1, 0xffffffff81000150ull, PERF_RECORD_MISC_KERNEL, 0, &loc);
+	ck_assert_ptr_null(loc.sym);
+	ck_assert_uint_eq(loc.addr, 0xffffffff81000150ull);
+	ck_assert_int_eq(sym_dso__status(loc.dso), SYM_DSO_KERNEL_NO_MAP);
+	symbols__delete(s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("symbols");
@@ -333,6 +370,7 @@ int main(void)
 	tcase_add_test(tc, test_overlapping_maps);
 	tcase_add_test(tc, test_lines_attribution);
 	tcase_add_test(tc, test_focus);
+	tcase_add_test(tc, test_kernel_kallsyms);
 	tcase_add_test(tc, test_stacks_and_names);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
