@@ -161,6 +161,8 @@ struct sym_stacks;
 struct sym_stacks *sym_stacks__new(void);
 void sym_stacks__delete(struct sym_stacks *st);
 int sym_stacks__add(struct sym_stacks *st, const char *key, uint64_t period);
+/* the entry for @key, or NULL */
+const struct sym_stack *sym_stacks__get(const struct sym_stacks *st, const char *key);
 /* by period descending, then key; valid until the next add */
 const struct sym_stack *sym_stacks__sorted(struct sym_stacks *st, size_t *nr);
 

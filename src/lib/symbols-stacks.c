@@ -115,6 +115,16 @@ int sym_stacks__add(struct sym_stacks *st, const char *key, uint64_t period)
 	return 0;
 }
 
+const struct sym_stack *sym_stacks__get(const struct sym_stacks *st, const char *key)
+{
+	size_t i;
+
+	for (i = str_hash(key) & st->mask; st->v[i].key; i = (i + 1) & st->mask)
+		if (!strcmp(st->v[i].key, key))
+			return &st->v[i];
+	return NULL;
+}
+
 static int stack_cmp(const void *a, const void *b)
 {
 	const struct sym_stack *x = a, *y = b;

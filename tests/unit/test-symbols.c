@@ -293,6 +293,8 @@ START_TEST(test_stacks_and_names)
 	ck_assert_str_eq(v[0].key, "k7");
 	ck_assert_uint_eq(v[0].nr_samples, 4);
 	ck_assert_uint_eq(v[0].period, 400);
+	ck_assert_uint_eq(sym_stacks__get(st, "k200")->nr_samples, 3);
+	ck_assert_ptr_null(sym_stacks__get(st, "k300"));
 	sym_stacks__delete(st);
 
 	ck_assert_str_eq(sym_loc__srcline(&l, buf, sizeof(buf)), "f+25");
