@@ -28,7 +28,7 @@ struct focus_row {
 struct focus *focus__load(const char *what, const char *datadir, struct errbuf *err);
 void focus__delete(struct focus *f);
 
-/* index of @sym in the list, or -1 */
+/* index of @sym in the list, or -1; a clone suffix (".isra.0", ".constprop.0") is ignored */
 int focus__find(const struct focus *f, const char *sym);
 
 /*

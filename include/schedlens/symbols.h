@@ -54,6 +54,7 @@ struct sym_loc {
 	unsigned int line;
 	const char *inl;	/* innermost inlined function containing addr, or NULL */
 	bool kernel;
+	uint64_t ip;		/* the address as sampled (runtime) */
 };
 
 /* Flags for symbols__resolve() */

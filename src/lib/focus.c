@@ -134,15 +134,28 @@ void focus__delete(struct focus *f)
 	free(f);
 }
 
+/* strcmp of @sym cut at its first '.' (compiler clones: foo.isra.0, foo.constprop.0) */
+static int name_cmp(const char *sym, size_t len, const char *name)
+{
+	int c = strncmp(sym, name, len);
+
+	if (c)
+		return c;
+	return name[len] ? -1 : 0;
+}
+
 int focus__find(const struct focus *f, const char *sym)
 {
-	size_t lo = 0, hi = f->nr;
+	size_t lo = 0, hi = f->nr, len;
 
 	if (!sym)
 		return -1;
+	len = strcspn(sym, ".");
+	if (!len)
+		len = strlen(sym);
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(sym, f->rows[f->by_name[mid]].name);
+		int c = name_cmp(sym, len, f->rows[f->by_name[mid]].name);
 
 		if (!c)
 			return f->by_name[mid];

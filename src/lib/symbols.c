@@ -290,6 +290,7 @@ void symbols__resolve(struct symbols *s, uint32_t pid, uint64_t ip, uint16_t cpu
 	struct sym_dso *d;
 
 	memset(out, 0, sizeof(*out));
+	out->ip = ip;
 	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
 		d = s->kernel;
 		out->kernel = true;
@@ -411,23 +412,6 @@ size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsign
 	return n;
 }
 
-bool symbols__is_skid(const char *sym)
-{
-	static const char *const skid[] = {
-		"pvm_irq_enable", "native_irq_enable", "arch_local_irq_enable",
-		"_raw_spin_unlock_irq", "_raw_spin_unlock_irqrestore", "__raw_spin_unlock_irq",
-		"native_safe_halt", "pv_native_safe_halt", "pv_native_irq_enable",
-	};
-	size_t i;
-
-	if (!sym)
-		return false;
-	for (i = 0; i < ARRAY_SIZE(skid); i++)
-		if (!strcmp(sym, skid[i]))
-			return true;
-	return false;
-}
-
 const char *symbols__pick_kallsyms(const char *data, const char *given, const char *os_release,
 				   char *buf, size_t len)
 {
@@ -462,4 +446,21 @@ const char *symbols__record_note(const char *cmdline, char *buf, size_t len)
 	memcpy(buf, p, n);
 	buf[n] = '\0';
 	return buf;
+}
+
+bool symbols__is_skid(const char *sym)
+{
+	static const char *const skid[] = {
+		"irq_enable", "irqrestore", "unlock_irq", "safe_halt",
+	};
+	size_t i;
+
+	if (!sym)
+		return false;
+	if (!strncmp(sym, "__raw_callee_save_", 18))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(skid); i++)
+		if (strstr(sym, skid[i]))
+			return true;
+	return false;
 }

@@ -250,6 +250,10 @@ START_TEST(test_focus)
 	ck_assert_int_ge(tt, 0);
 	ck_assert_int_ge(focus__find(f, "__schedule"), 0);
 	ck_assert_int_eq(focus__find(f, "memcpy"), -1);
+	ck_assert_int_eq(focus__find(f, "update_curr.isra.0"), uc);
+	ck_assert_int_eq(focus__find(f, "update_curr_fair.constprop.0"), focus__find(f, "update_curr_fair"));
+	ck_assert_int_eq(focus__find(f, "update_cur"), -1);
+	ck_assert_int_eq(focus__find(f, "update_curr_"), -1);
 	ck_assert_int_eq(focus__find(f, NULL), -1);
 	ck_assert_int_eq(focus__add(f, chain1, 4, 10), 0);
 	ck_assert_int_eq(focus__add(f, chain2, 3, 5), 0);
@@ -311,6 +315,8 @@ START_TEST(test_stacks_and_names)
 	ck_assert_ptr_null(symbols__record_note("perf record", buf, sizeof(buf)));
 	ck_assert_ptr_null(symbols__record_note(NULL, buf, sizeof(buf)));
 	ck_assert(symbols__is_skid("pvm_irq_enable"));
+	ck_assert(symbols__is_skid("__raw_callee_save_pvm_irq_enable"));
+	ck_assert(symbols__is_skid("_raw_spin_unlock_irqrestore"));
 	ck_assert(!symbols__is_skid("update_curr"));
 	ck_assert(!symbols__is_skid(NULL));
 }
