@@ -34,7 +34,7 @@ struct symbols_config {
 /* What is known about one DSO; each note is reported once per DSO, not per sample. */
 enum sym_dso_status {
 	SYM_DSO_OK,		/* symbols and (when asked) lines */
-	SYM_DSO_NO_DEBUGINFO,	/* symbols, no DWARF: no source lines */
+	SYM_DSO_NO_DEBUGINFO,	/* symbols, no DWARF: no source lines (known after a line lookup) */
 	SYM_DSO_STRIPPED,	/* no .symtab and no debug file: dynamic symbols at best */
 	SYM_DSO_MISSING,	/* the file is gone (or never was on this machine) */
 	SYM_DSO_BUILD_ID_MISMATCH, /* the file there is not the one recorded */
@@ -166,5 +166,51 @@ int sym_stacks__add(struct sym_stacks *st, const char *key, uint64_t period);
 const struct sym_stack *sym_stacks__get(const struct sym_stacks *st, const char *key);
 /* by period descending, then key; valid until the next add */
 const struct sym_stack *sym_stacks__sorted(struct sym_stacks *st, size_t *nr);
+
+/*
+ * The symbol half of `schedlens report`: per sample, the frames (through the callchain when
+ * asked), the skid rule, and what the printing needs: rows by label (source lines,
+ * --children, -g), call paths, collapsed stacks and a focus list's shares.
+ * A label is the row's keys rendered as perf shows them, SYMREP_SEP between keys; a call
+ * path key is the label, SYMREP_PATH_SEP, then the frames joined by " -> " (caller first) or
+ * " <- " (callee first).
+ */
+enum symrep_key { SYMREP_COMM, SYMREP_DSO, SYMREP_SYM, SYMREP_PID, SYMREP_CPU, SYMREP_SRCLINE };
+enum symrep_graph { SYMREP_GRAPH_NONE, SYMREP_GRAPH_CALLER, SYMREP_GRAPH_CALLEE };
+
+#define SYMREP_SEP '\x1f'
+#define SYMREP_PATH_SEP '\x1e'
+#define SYMREP_MAX_KEYS 8
+
+struct symrep_config {
+	enum symrep_key keys[SYMREP_MAX_KEYS];
+	size_t nr_keys;
+	bool labels;		/* rows by label (needed for srcline, children, graph) */
+	bool children, folded, skid_caller;
+	enum symrep_graph graph;
+	struct focus *focus;	/* the caller's; NULL: none */
+	size_t nr_events;
+};
+
+struct symrep;
+
+/* @syms stays the caller's. NULL on ENOMEM. */
+struct symrep *symrep__new(struct symbols *syms, const struct symrep_config *cfg);
+void symrep__delete(struct symrep *r);
+/*
+ * Account @s of event @idx whose thread is @comm. *@self: the frame the sample is attributed
+ * to (the caller frame when the skid rule moved it; valid until the next call). 0 or -ENOMEM.
+ */
+int symrep__sample(struct symrep *r, const struct stream_sample *s, size_t idx,
+		   const char *comm, const struct sym_loc **self);
+/* rows of event @idx: self (@children false) or children; NULL without labels */
+struct sym_stacks *symrep__rows(struct symrep *r, size_t idx, bool children);
+struct sym_stacks *symrep__paths(struct symrep *r);
+struct sym_stacks *symrep__folded(struct symrep *r);
+/* samples and period that landed on interrupt-enable instructions, the first such symbol */
+void symrep__skid(const struct symrep *r, uint64_t *samples, uint64_t *period,
+		  uint64_t *total_period, const char **sym);
+/* Split a label in place into @f (up to @max keys); returns how many. */
+size_t symrep__split(char *label, char **f, size_t max);
 
 #endif

@@ -94,15 +94,16 @@ static int load_fns(struct sym_dso *d)
 	return 0;
 }
 
-static bool has_section(Elf *elf, GElf_Word type)
+/* entries in the first section of @type, -1 when there is none */
+static long section_entries(Elf *elf, GElf_Word type)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 
 	while ((scn = elf_nextscn(elf, scn)))
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
-			return true;
-	return false;
+			return sh.sh_entsize ? (long)(sh.sh_size / sh.sh_entsize) : 0;
+	return -1;
 }
 
 static int load_phdrs(struct sym_dso *d, Elf *elf)
@@ -224,12 +225,14 @@ void sym_dso__load(struct symbols *s, struct sym_dso *d)
 		if (vtext && s->ktext)
 			d->kdelta = (int64_t)(vtext - s->ktext);
 	}
-	/* may load a separate debug file (build-id, debuglink): symbols then come from it too */
-	if (dwfl_module_getdwarf(d->mod, &bias))
-		d->status = SYM_DSO_OK;
-	else if (has_section(elf, SHT_SYMTAB))
-		d->status = SYM_DSO_NO_DEBUGINFO;
-	else
+	/*
+	 * Without .symtab, libdwfl takes the symbols of a separate debug file (build-id,
+	 * debuglink) when there is one: more symbols than .dynsym has. DWARF (decompressing it
+	 * can cost more than the whole report) waits for the first line lookup.
+	 */
+	d->status = SYM_DSO_OK;
+	if (section_entries(elf, SHT_SYMTAB) < 0 &&
+	    dwfl_module_getsymtab(d->mod) <= section_entries(elf, SHT_DYNSYM))
 		d->status = SYM_DSO_STRIPPED;
 	if (load_fns(d))
 		d->status = SYM_DSO_NOT_ELF;
@@ -361,6 +364,13 @@ void sym_dso__lookup(struct symbols *s, struct sym_dso *d, uint64_t key, bool li
 			d->cache_used++;
 	}
 	if (lines && e->state == 1) {
+		if (d->mod && !d->dwarf_checked) {
+			Dwarf_Addr bias;
+
+			d->dwarf_checked = true;
+			if (!dwfl_module_getdwarf(d->mod, &bias) && d->status == SYM_DSO_OK)
+				d->status = SYM_DSO_NO_DEBUGINFO;
+		}
 		if (d->mod && d->status == SYM_DSO_OK)
 			resolve_line(s, d, e);
 		e->state = 2;

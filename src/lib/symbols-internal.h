@@ -27,6 +27,7 @@ struct sym_dso {
 	char *path;		/* symfs + name, or the vmlinux */
 	uint8_t build_id[20], build_id_size;
 	bool kernel, loaded, used;
+	bool dwarf_checked;	/* DWARF looked for (lazily, on the first line lookup) */
 	enum sym_dso_status status;
 	Dwfl *dwfl;
 	Dwfl_Module *mod;

@@ -441,6 +441,8 @@ const char *symbols__record_note(const char *cmdline, char *buf, size_t len)
 		return NULL;
 	p += strlen(SYMBOLS_NOTE_PREFIX);
 	n = strcspn(p, "\"\n");
+	while (n && p[n - 1] == ' ')
+		n--;
 	if (n >= len)
 		n = len - 1;
 	memcpy(buf, p, n);
