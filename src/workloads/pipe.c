@@ -14,8 +14,6 @@
 #include "schedlens/workload.h"
 #include "wl.h"
 
-#define PIPE_SYSFS_CPU "/sys/devices/system/cpu"
-
 struct pipe_cfg {
 	long loops;
 	bool threads;
@@ -111,7 +109,7 @@ static int pipe_run(const void *vcfg, struct phase *ph, json_t *metrics, struct 
 	uint64_t ns;
 	double secs;
 
-	ret = wl_pin__choose(cfg->pin, PIPE_SYSFS_CPU, cpus, err);
+	ret = wl_pin__choose_here(cfg->pin, cpus, err);
 	if (ret)
 		return ret;
 	if (pipe(fwd) || pipe(back)) {

@@ -86,7 +86,7 @@ struct wl_task {
 
 struct wl_tasks {
 	bool threads, released;
-	size_t n, max;
+	size_t n, max, nready;
 	int ready[2], gate[2];
 	struct wl_shared *shared;
 	struct wl_task *tasks;
@@ -189,7 +189,7 @@ int wl_tasks__ready(struct wl_tasks *t, int status)
 
 int wl_tasks__wait_ready(struct wl_tasks *t, struct errbuf *err)
 {
-	size_t got = 0, failed = 0;
+	size_t got = t->nready, failed = 0;
 	char buf[256];
 	ssize_t n, i;
 
@@ -206,6 +206,7 @@ int wl_tasks__wait_ready(struct wl_tasks *t, struct errbuf *err)
 			failed += buf[i] != 'o';
 		got += (size_t)n;
 	}
+	t->nready = got;
 	if (failed)
 		return err__set(err, -EIO, "%zu of %zu tasks failed to set up", failed, t->n);
 	return 0;

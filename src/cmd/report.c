@@ -1,0 +1,551 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedlens report: a perf.data file as perf report shows it: histograms by sort keys per
+ * event (shares by period and by sample count), --stats (records by type), --header.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "schedlens/commands.h"
+#include "schedlens/hist.h"
+#include "schedlens/perfdata.h"
+#include "schedlens/threads.h"
+#include "schedlens/util.h"
+
+struct report_opts {
+	const char *input;
+	bool header, stats;
+	enum hist_sort sorts[HIST_SORT_MAX];
+	size_t nr_sorts;
+	const char *sep;		/* -t: machine-readable fields */
+};
+
+struct report {
+	const struct report_opts *o;
+	const struct stream_info *info;
+	struct threads *threads;
+	struct hist **hists;		/* one per event */
+	uint64_t *lost;			/* LOST_SAMPLES per event */
+	size_t nr;
+	const char *unknown;		/* interned "[unknown]" */
+	uint16_t misc;			/* header.misc of the record being delivered */
+};
+
+static int rep_begin(void *ctx, const struct stream_info *info)
+{
+	struct report *r = ctx;
+	size_t i;
+
+	r->info = info;
+	r->nr = info->nr_evsels;
+	r->hists = calloc(r->nr ?: 1, sizeof(*r->hists));
+	r->lost = calloc(r->nr ?: 1, sizeof(*r->lost));
+	if (!r->hists || !r->lost)
+		return -ENOMEM;
+	for (i = 0; i < r->nr; i++) {
+		r->hists[i] = hist__new(r->o->sorts, r->o->nr_sorts);
+		if (!r->hists[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int rep_sample(void *ctx, const struct stream_sample *s)
+{
+	struct report *r = ctx;
+	struct hist_key k = { 0 };
+	struct taddr al;
+	int ret;
+
+	if (!s->evsel || (size_t)s->evsel->idx >= r->nr)
+		return 0;
+	ret = threads__resolve(r->threads, s->pid, s->tid, s->misc, s->ip, &al);
+	if (ret)
+		return ret;
+	k.comm = al.comm;
+	k.dso = al.map ? al.map->dso : r->unknown;
+	k.addr = al.addr;
+	k.level = al.level;
+	k.pid = s->pid;
+	k.tid = s->tid;
+	k.cpu = s->cpu;
+	return hist__add(r->hists[s->evsel->idx], &k, s->period);
+}
+
+static int rep_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm, bool exec,
+		    uint64_t time)
+{
+	struct report *r = ctx;
+
+	return threads__comm(r->threads, pid, tid, comm, exec);
+}
+
+static int rep_mmap(void *ctx, const struct stream_mmap *m)
+{
+	struct report *r = ctx;
+
+	return threads__mmap(r->threads, m);
+}
+
+static int rep_task(void *ctx, const struct stream_task *t)
+{
+	struct report *r = ctx;
+
+	return threads__task(r->threads, t, r->misc);
+}
+
+static int rep_raw(void *ctx, const struct perf_event_header *h, const void *rec)
+{
+	struct report *r = ctx;
+
+	r->misc = h->misc;
+	return 0;
+}
+
+static int rep_lost(void *ctx, uint64_t id, uint64_t nr, uint64_t time)
+{
+	return 0;
+}
+
+static int col_width(const struct hist_entry *v, size_t n, enum hist_sort s, const char *title)
+{
+	size_t w = strlen(title), i, l;
+
+	for (i = 0; i < n; i++) {
+		switch (s) {
+		case HIST_SORT_COMM:
+			l = strlen(v[i].key.comm);
+			break;
+		case HIST_SORT_DSO:
+			l = strlen(v[i].key.dso);
+			break;
+		case HIST_SORT_SYM:
+			l = v[i].key.sym_name ? strlen(v[i].key.sym_name) + 4 : 22;
+			break;
+		default:
+			l = 7;
+			break;
+		}
+		if (l > w)
+			w = l;
+	}
+	return w;
+}
+
+static const char *col_title(enum hist_sort s)
+{
+	static const char *const t[] = { "Command", "Shared Object", "Symbol", "Pid", "CPU" };
+
+	return s < ARRAY_SIZE(t) ? t[s] : "?";
+}
+
+static void print_key(const struct hist_key *k, enum hist_sort s, int w, const char *sep)
+{
+	char b[64];
+
+	switch (s) {
+	case HIST_SORT_COMM:
+		printf("%-*s", w, k->comm);
+		break;
+	case HIST_SORT_DSO:
+		printf("%-*s", w, k->dso);
+		break;
+	case HIST_SORT_SYM:
+		if (k->sym_name)
+			snprintf(b, sizeof(b), "[%c] %s", k->level, k->sym_name);
+		else
+			snprintf(b, sizeof(b), "[%c] 0x%016llx", k->level,
+				 (unsigned long long)k->addr);
+		printf("%-*s", w, b);
+		break;
+	case HIST_SORT_PID:
+		printf("%*d", w, k->pid);
+		break;
+	case HIST_SORT_CPU:
+		printf("%*d", w, k->cpu);
+		break;
+	default:
+		break;
+	}
+}
+
+static void print_dots(int w)
+{
+	while (w--)
+		putchar('.');
+}
+
+static void print_hist(struct report *r, size_t idx)
+{
+	const struct report_opts *o = r->o;
+	const struct hist_entry *v;
+	uint64_t tp = hist__total_period(r->hists[idx]);
+	uint64_t ts = hist__total_samples(r->hists[idx]);
+	int w[HIST_SORT_MAX];
+	size_t n, i, j;
+
+	hist__collapse(r->hists[idx]);
+	v = hist__sorted(r->hists[idx], &n);
+	if (!o->sep) {
+		printf("# Samples: %llu  of event '%s'\n", (unsigned long long)ts,
+		       r->info->evsels[idx].name);
+		printf("# Event count (approx.): %llu\n#\n", (unsigned long long)tp);
+		printf("# Overhead   Samples");
+		for (j = 0; j < o->nr_sorts; j++) {
+			w[j] = col_width(v, n, o->sorts[j], col_title(o->sorts[j]));
+			printf("  %-*s", w[j], col_title(o->sorts[j]));
+		}
+		printf("\n# ........  ........");
+		for (j = 0; j < o->nr_sorts; j++) {
+			printf("  ");
+			print_dots(w[j]);
+		}
+		printf("\n#\n");
+	}
+	for (i = 0; i < n; i++) {
+		double pp = tp ? 100.0 * v[i].period / tp : 0;
+		double sp = ts ? 100.0 * v[i].nr_samples / ts : 0;
+
+		if (o->sep)
+			printf("%s%s%.4f%s%.4f", r->info->evsels[idx].name, o->sep, pp, o->sep, sp);
+		else
+			printf("%9.2f%% %8.2f%%", pp, sp);
+		for (j = 0; j < o->nr_sorts; j++) {
+			fputs(o->sep ?: "  ", stdout);
+			print_key(&v[i].key, o->sorts[j], o->sep ? 0 : w[j], o->sep);
+		}
+		putchar('\n');
+	}
+	if (!o->sep)
+		printf("\n\n");
+}
+
+static int print_report(struct report *r, const struct stream_stats *st)
+{
+	size_t i;
+
+	if (!r->o->sep)
+		printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)st->nr_lost);
+	for (i = 0; i < r->nr; i++)
+		if (hist__total_samples(r->hists[i]) || !r->o->sep)
+			print_hist(r, i);
+	return 0;
+}
+
+/* --stats */
+struct stats_ctx {
+	const struct stream_info *info;
+	struct perf_file *f;
+	uint64_t *samples, *lost;
+};
+
+static int st_begin(void *ctx, const struct stream_info *info)
+{
+	struct stats_ctx *c = ctx;
+
+	c->info = info;
+	c->samples = calloc(info->nr_evsels + 1, sizeof(uint64_t));
+	c->lost = calloc(info->nr_evsels + 1, sizeof(uint64_t));
+	return c->samples && c->lost ? 0 : -ENOMEM;
+}
+
+static int st_sample(void *ctx, const struct stream_sample *s)
+{
+	struct stats_ctx *c = ctx;
+
+	c->samples[s->evsel->idx]++;
+	return 0;
+}
+
+static int st_lost(void *ctx, uint64_t id, uint64_t nr, uint64_t time)
+{
+	struct stats_ctx *c = ctx;
+	const struct stream_evsel *e = perf_file__evsel_by_id(c->f, id);
+
+	if (e)
+		c->lost[e->idx]++;
+	return 0;
+}
+
+static void print_stats(const struct stats_ctx *c, const struct stream_stats *st)
+{
+	size_t i;
+
+	printf("\nAggregated stats:\n%16s events: %10llu\n", "TOTAL",
+	       (unsigned long long)st->nr_records);
+	for (i = 0; i < 128; i++) {
+		const char *name = perf_record__name(i);
+
+		if (!st->nr_by_type[i])
+			continue;
+		printf("%16s events: %10llu  (%4.1f%%)\n", name ?: "UNKNOWN",
+		       (unsigned long long)st->nr_by_type[i],
+		       100.0 * st->nr_by_type[i] / (st->nr_records ?: 1));
+	}
+	if (st->nr_unknown)
+		printf("%16s records: %10llu (skipped)\n", "unknown",
+		       (unsigned long long)st->nr_unknown);
+	if (st->nr_unknown_id)
+		printf("%16s samples: %10llu (skipped)\n", "unknown id",
+		       (unsigned long long)st->nr_unknown_id);
+	for (i = 0; c->info && i < c->info->nr_evsels; i++) {
+		if (!c->samples[i] && !c->lost[i])
+			continue;	/* perf skips empty events */
+		printf("%s stats:\n", c->info->evsels[i].name);
+		printf("%16s events: %10llu\n", "SAMPLE", (unsigned long long)c->samples[i]);
+		if (c->lost[i])
+			printf("%16s events: %10llu\n", "LOST_SAMPLES",
+			       (unsigned long long)c->lost[i]);
+	}
+}
+
+static void print_cpu_list(const char *what, char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		printf("# %s : %s\n", what, v[i]);
+}
+
+static void print_header(const struct perf_file *f, const char *path)
+{
+	const struct perf_file_header *h = perf_file__header(f);
+	const struct stream_info *info = perf_file__info(f);
+	char buf[4096], tbuf[64] = "";
+	struct stat st;
+	size_t i, j;
+	int feat;
+
+	if (strcmp(path, "-") && !stat(path, &st))
+		strftime(tbuf, sizeof(tbuf), "%a %b %e %H:%M:%S %Y", localtime(&st.st_mtime));
+	printf("# ========\n# captured on    : %s\n# header version : 1\n", tbuf);
+	printf("# data offset    : %llu\n# data size      : %llu\n# feat offset    : %llu\n",
+	       (unsigned long long)h->data_offset, (unsigned long long)h->data_size,
+	       (unsigned long long)h->feat_offset);
+	if (h->pipe_mode)
+		printf("# ========\n#\n");
+#define STR(field, label)                               \
+	do {                                            \
+		if (h->field)                           \
+			printf("# %s : %s\n", label, h->field); \
+	} while (0)
+	STR(hostname, "hostname");
+	STR(os_release, "os release");
+	STR(perf_version, "perf version");
+	STR(arch, "arch");
+#undef STR
+	if (h->nr_cpus_avail)
+		printf("# nrcpus online : %u\n# nrcpus avail : %u\n", h->nr_cpus_online,
+		       h->nr_cpus_avail);
+	if (h->cpu_desc)
+		printf("# cpudesc : %s\n", h->cpu_desc);
+	if (h->cpuid)
+		printf("# cpuid : %s\n", h->cpuid);
+	if (h->total_mem)
+		printf("# total memory : %llu kB\n", (unsigned long long)h->total_mem);
+	if (h->cmdline)
+		printf("# cmdline : %s\n", h->cmdline);
+	for (i = 0; i < info->nr_evsels; i++) {
+		const struct stream_evsel *e = &info->evsels[i];
+
+		printf("# event : name = %s, , id = {", e->name);
+		for (j = 0; j < e->nr_ids; j++)
+			printf("%s %llu", j ? "," : "", (unsigned long long)e->ids[j]);
+		perf_attr__snprintf(&e->attr, buf, sizeof(buf), " = ");
+		printf(" }, %s\n", buf);
+	}
+	print_cpu_list("sibling sockets", h->sibling_sockets, h->nr_sibling_sockets);
+	print_cpu_list("sibling dies   ", h->sibling_dies, h->nr_sibling_dies);
+	print_cpu_list("sibling threads", h->sibling_threads, h->nr_sibling_threads);
+	for (i = 0; i < h->nr_cpu_topo; i++) {
+		if (h->cpu_topo[i].die_id >= 0)
+			printf("# CPU %zu: Core ID %d, Die ID %d, Socket ID %d\n", i,
+			       h->cpu_topo[i].core_id, h->cpu_topo[i].die_id,
+			       h->cpu_topo[i].socket_id);
+		else
+			printf("# CPU %zu: Core ID %d, Socket ID %d\n", i, h->cpu_topo[i].core_id,
+			       h->cpu_topo[i].socket_id);
+	}
+	if (h->nr_sibling_sockets && !h->nr_cpu_topo)
+		printf("# Core ID and Socket ID information is not available\n");
+	for (i = 0; i < h->nr_numa; i++) {
+		printf("# node%u meminfo  : total = %llu kB, free = %llu kB\n", h->numa[i].node,
+		       (unsigned long long)h->numa[i].mem_total,
+		       (unsigned long long)h->numa[i].mem_free);
+		printf("# node%u cpu list : %s\n", h->numa[i].node, h->numa[i].cpus ?: "");
+	}
+	if (h->pmu_mappings)
+		printf("# pmu mappings: %s\n", h->pmu_mappings);
+	for (i = 0; i < h->nr_groups; i++) {
+		size_t l = h->groups[i].leader_idx;
+
+		printf("# group: %s{", h->groups[i].name && *h->groups[i].name ? h->groups[i].name : "");
+		for (j = 0; j < h->groups[i].nr_members && l + j < info->nr_evsels; j++)
+			printf("%s%s", j ? "," : "", info->evsels[l + j].name);
+		printf("}\n");
+	}
+	for (i = 0; i < h->nr_build_ids; i++) {
+		printf("# build id : ");
+		for (j = 0; j < h->build_ids[i].size; j++)
+			printf("%02x", h->build_ids[i].id[j]);
+		printf(" %s\n", h->build_ids[i].filename ?: "");
+	}
+	if (h->features[PERF_FEAT_TRACING_DATA / 64] & (1ULL << PERF_FEAT_TRACING_DATA))
+		printf("# tracing data : %llu bytes\n", (unsigned long long)h->tracing_data_size);
+	if (h->features[0] & (1ULL << PERF_FEAT_SAMPLE_TIME))
+		printf("# time of first sample : %llu.%06llu\n# time of last sample : %llu.%06llu\n",
+		       (unsigned long long)(h->first_sample_time / 1000000000),
+		       (unsigned long long)(h->first_sample_time % 1000000000 / 1000),
+		       (unsigned long long)(h->last_sample_time / 1000000000),
+		       (unsigned long long)(h->last_sample_time % 1000000000 / 1000));
+	if (h->features[0] & (1ULL << PERF_FEAT_COMPRESSED))
+		printf("# compressed : %s, level = %u, ratio = %u\n",
+		       h->comp_type == 1 ? "Zstd" : "Unknown", h->comp_level, h->comp_ratio);
+	if (!h->pipe_mode) {
+		printf("# missing features:");
+		for (feat = 1; feat <= PERF_FEAT_PMU_CAPS; feat++)
+			if (!(h->features[feat / 64] & (1ULL << (feat % 64))))
+				printf(" %s", perf_feat__name(feat));
+		printf(" \n# ========\n#\n");
+	}
+}
+
+static int run_report(const struct report_opts *o)
+{
+	struct report r = { .o = o };
+	struct stats_ctx sc = { 0 };
+	struct stream_ops ops = { 0 };
+	struct perf_file *f = NULL;
+	struct errbuf err = { "" };
+	size_t i;
+	int ret;
+
+	ret = perf_file__open(&f, o->input, &err);
+	if (ret)
+		goto out_err;
+	if (o->header) {
+		if (perf_file__header(f)->pipe_mode)
+			ret = perf_file__run(f, NULL, &err);
+		print_header(f, o->input);
+		goto out_err;
+	}
+	if (o->stats) {
+		sc.f = f;
+		ops = (struct stream_ops){ .ctx = &sc, .begin = st_begin, .sample = st_sample,
+					   .lost = st_lost };
+		ret = perf_file__run(f, &ops, &err);
+		print_stats(&sc, perf_file__stats(f));
+		free(sc.samples);
+		free(sc.lost);
+		goto out_err;
+	}
+	r.threads = threads__new();
+	if (!r.threads || !(r.unknown = threads__intern(r.threads, "[unknown]"))) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	ops = (struct stream_ops){ .ctx = &r, .begin = rep_begin, .sample = rep_sample,
+				   .comm = rep_comm, .mmap = rep_mmap, .task = rep_task,
+				   .lost = rep_lost, .raw = rep_raw };
+	ret = perf_file__run(f, &ops, &err);
+	if (r.hists)
+		print_report(&r, perf_file__stats(f));
+out_free:
+	for (i = 0; r.hists && i < r.nr; i++)
+		hist__delete(r.hists[i]);
+	free(r.hists);
+	free(r.lost);
+	threads__delete(r.threads);
+out_err:
+	perf_file__delete(f);
+	if (fflush(stdout))
+		ret = ret ?: -EIO;
+	if (ret < 0)
+		fprintf(stderr, "schedlens report: %s\n", err.msg[0] ? err.msg : strerror(-ret));
+	return ret ? 1 : 0;
+}
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "usage: schedlens report [-i FILE] [--sort KEYS] [--stats] [--header] [-t SEP]\n"
+		    "  -i, --input FILE    perf.data file, '-' for stdin (default perf.data)\n"
+		    "  -s, --sort KEYS     comma-separated: comm, dso, sym, pid, cpu (default comm,dso,sym)\n"
+		    "      --stats         record counts by type and samples per event\n"
+		    "      --header        the header and feature sections\n"
+		    "  -t, --field-separator SEP  one line per entry: event, %%period, %%samples, keys\n");
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "stats", no_argument, NULL, 'S' },
+		{ "header", no_argument, NULL, 'H' },
+		{ "header-only", no_argument, NULL, 'H' },
+		{ "field-separator", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report_opts o = { .input = "perf.data" };
+	const char *sort = "comm,dso,sym";
+	char *copy, *tok, *save;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:s:t:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			o.input = optarg;
+			break;
+		case 's':
+			sort = optarg;
+			break;
+		case 'S':
+			o.stats = true;
+			break;
+		case 'H':
+			o.header = true;
+			break;
+		case 't':
+			o.sep = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "schedlens report: unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return 2;
+	}
+	copy = strdup(sort);
+	if (!copy)
+		return 1;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int s = hist_sort__parse(tok);
+
+		if (s < 0 || o.nr_sorts >= HIST_SORT_MAX) {
+			fprintf(stderr, "schedlens report: '%s' is not a sort key\n", tok);
+			free(copy);
+			usage(stderr);
+			return 2;
+		}
+		o.sorts[o.nr_sorts++] = s;
+	}
+	free(copy);
+	if (!o.nr_sorts) {
+		fprintf(stderr, "schedlens report: --sort needs at least one key\n");
+		return 2;
+	}
+	return run_report(&o);
+}
