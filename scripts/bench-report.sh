@@ -10,7 +10,7 @@ bin=${SCHEDLENS:-$top/build/schedlens}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 command -v perf >/dev/null || { echo "bench-report: perf is not installed, skipped"; exit 0; }
-gcc -g -O1 -o "$tmp/hotline" "$top/tests/data/hotline.c" || exit 1
+gcc -g -O1 -fno-omit-frame-pointer -o "$tmp/hotline" "$top/tests/data/hotline.c" || exit 1
 "$bin" record -e cpu-clock -c 100000 -g -o "$tmp/hl.data" -- "$tmp/hotline" 4 >/dev/null \
 	2>"$tmp/rec" || { cat "$tmp/rec"; exit 1; }
 samples=$(sed -nE 's/.* ([0-9]+) samples written.*/\1/p' "$tmp/rec")
@@ -30,8 +30,8 @@ secs() { # run "$@" 3 times, print the best wall time in seconds
 
 ours=$(secs "$bin" report -i "$tmp/hl.data" --sort srcline)
 ours_sym=$(secs "$bin" report -i "$tmp/hl.data" --sort sym)
-theirs=$(secs perf report -i "$tmp/hl.data" --sort srcline --stdio -g none)
-theirs_sym=$(secs perf report -i "$tmp/hl.data" --sort sym --stdio -g none)
+theirs=$(secs perf report -i "$tmp/hl.data" --sort srcline --stdio --no-children -g none)
+theirs_sym=$(secs perf report -i "$tmp/hl.data" --sort sym --stdio --no-children -g none)
 printf '%-44s %10s %10s\n' "file: hotline, cpu-clock -c 100000 -g" "samples" "$samples"
 printf '%-44s %10s %10s %8s\n' "" "schedlens" "perf" "ratio"
 printf '%-44s %9.3fs %9.3fs %7.1fx\n' "report --sort srcline" "$ours" "$theirs" \

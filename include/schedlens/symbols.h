@@ -29,6 +29,7 @@ struct symbols_config {
 	const char *vmlinux;	/* ELF vmlinux: kernel symbols, and lines with its DWARF */
 	bool lines;		/* resolve source lines */
 	bool inlines;		/* report the innermost inlined function at an address */
+	bool elsewhere;		/* recorded on another machine: leave this one's files alone */
 };
 
 /* What is known about one DSO; each note is reported once per DSO, not per sample. */
@@ -41,6 +42,7 @@ enum sym_dso_status {
 	SYM_DSO_NOT_ELF,	/* [anon], [heap], [vdso] without a file, or not an ELF */
 	SYM_DSO_KERNEL_NO_MAP,	/* kernel addresses and no kallsyms/vmlinux to resolve them */
 	SYM_DSO_KALLSYMS,	/* kernel symbols from kallsyms: lines need --vmlinux */
+	SYM_DSO_ELSEWHERE,	/* recorded on another machine and no --symfs: not looked up */
 };
 
 struct sym_loc {
@@ -64,6 +66,12 @@ struct sym_loc {
 /* Return a new session, or NULL with the reason in @err. @cfg is copied. */
 struct symbols *symbols__new(const struct symbols_config *cfg, struct errbuf *err);
 void symbols__delete(struct symbols *s);
+
+/*
+ * The build-id a file's header (HEADER_BUILD_ID) gives for @filename: a local file by that
+ * name with another build-id is then not used. 0 or -ENOMEM.
+ */
+int symbols__build_id(struct symbols *s, const char *filename, const uint8_t *id, size_t size);
 
 /* Feed the address-space records. Return 0 or -ENOMEM. */
 int symbols__mmap(struct symbols *s, const struct stream_mmap *m);
@@ -108,6 +116,12 @@ int symbols__source_line(struct symbols *s, const char *file, unsigned int line,
  */
 const char *symbols__pick_kallsyms(const char *data, const char *given, const char *os_release,
 				   char *buf, size_t len);
+
+/*
+ * True when a file's header says it was recorded on another machine (another hostname or
+ * kernel release than this one's); false when it does not say.
+ */
+bool symbols__recorded_elsewhere(const char *hostname, const char *os_release);
 
 /*
  * Notes `schedlens record` leaves in a file's command line (CMDLINE feature) as one argument

@@ -190,6 +190,10 @@ void sym_dso__load(struct symbols *s, struct sym_dso *d)
 		d->status = SYM_DSO_NOT_ELF;
 		return;
 	}
+	if (!d->kernel && s->cfg.elsewhere) {
+		d->status = SYM_DSO_ELSEWHERE;
+		return;
+	}
 	if (d->kernel && !s->vmlinux) {
 		s->ks = s->kallsyms ? kallsyms__load(s->kallsyms, NULL) : NULL;
 		d->status = s->ks ? SYM_DSO_KALLSYMS : SYM_DSO_KERNEL_NO_MAP;

@@ -153,6 +153,17 @@ static struct sym_dso *dso_find(struct symbols *s, const struct stream_mmap *m)
 	return d;
 }
 
+int symbols__build_id(struct symbols *s, const char *filename, const uint8_t *id, size_t size)
+{
+	struct stream_mmap m = { .filename = filename, .has_build_id = true };
+
+	if (!filename || filename[0] != '/' || !size)
+		return 0;
+	m.build_id_size = size > 20 ? 20 : size;
+	memcpy(m.build_id, id, m.build_id_size);
+	return dso_find(s, &m) ? 0 : -ENOMEM;
+}
+
 /* make room for [start, end): drop what it covers, trim what it overlaps */
 static int proc_insert(struct sym_proc *p, const struct sym_map *nm)
 {
@@ -342,6 +353,8 @@ const char *sym_dso__status_str(enum sym_dso_status st)
 		return "not an ELF file: addresses only";
 	case SYM_DSO_KERNEL_NO_MAP:
 		return "no kallsyms or vmlinux for this kernel: addresses only (--kallsyms, --vmlinux)";
+	case SYM_DSO_ELSEWHERE:
+		return "recorded on another machine: not looked up here (--symfs DIR)";
 	case SYM_DSO_KALLSYMS:
 		return "symbols from kallsyms: source lines need --vmlinux";
 	}
@@ -430,6 +443,16 @@ const char *symbols__pick_kallsyms(const char *data, const char *given, const ch
 		return buf;
 	}
 	return NULL;
+}
+
+bool symbols__recorded_elsewhere(const char *hostname, const char *os_release)
+{
+	struct utsname u;
+
+	if (uname(&u))
+		return false;
+	return (hostname && strcmp(hostname, u.nodename)) ||
+	       (os_release && strcmp(os_release, u.release));
 }
 
 const char *symbols__record_note(const char *cmdline, char *buf, size_t len)

@@ -85,7 +85,6 @@ expect_rc 0 "$SCHEDLENS" record -e cpu-clock -o "$TMP/dso.data" -- sh -c \
 rm "$TMP/hl-vanished"
 expect_rc 0 "$SCHEDLENS" report -i "$TMP/dso.data" --sort dso,sym
 cat "$TMP/out" | head -30
-grep -q "$TMP/hl-nodebug: no debug info" "$TMP/out" || fail "no note for missing debug info"
 grep -q "$TMP/hl-stripped: stripped" "$TMP/out" || fail "no note for the stripped binary"
 grep -q "$TMP/hl-vanished: file not found" "$TMP/out" || fail "no note for the vanished file"
 grep -qE '^ +[0-9.]+% +[0-9.]+% +hl-nodebug +\[\.\] chase' "$TMP/out" ||
@@ -95,6 +94,8 @@ grep -qE 'hl-vanished +\[\.\] 0x' "$TMP/out" || fail "hl-vanished not shown by a
 grep -qE '\[kernel\.kallsyms\] +\[k\] [a-z_]' "$TMP/out" || fail "kernel symbols not attributed"
 expect_rc 0 "$SCHEDLENS" report -i "$TMP/dso.data" --sort srcline
 grep -qE ' chase\+[0-9]+$' "$TMP/out" || fail "no sym+offset for lines without debug info"
+grep -q "$TMP/hl-nodebug: no debug info" "$TMP/out" || fail "no note for missing debug info"
+grep -qE ' hotline\.c:[0-9]+$' "$TMP/out" && fail "source lines for binaries without debug info"
 
 # bad input
 expect_rc 2 "$SCHEDLENS" report -i "$TMP/hl.data" --sort nosuchkey

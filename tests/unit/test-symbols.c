@@ -173,6 +173,21 @@ START_TEST(test_dso_status)
 }
 END_TEST
 
+START_TEST(test_build_id_mismatch)
+{
+	struct symbols *s = new_session(false);
+	uint8_t id[20] = { 0xde, 0xad };
+	struct sym_loc loc;
+
+	ck_assert_int_eq(symbols__build_id(s, exe, id, sizeof(id)), 0);
+	feed_self(s, exe);
+	symbols__resolve(s, 42, (uintptr_t)&marker_fn, PERF_RECORD_MISC_USER, 0, &loc);
+	ck_assert_ptr_null(loc.sym);
+	ck_assert_int_eq(sym_dso__status(loc.dso), SYM_DSO_BUILD_ID_MISMATCH);
+	symbols__delete(s);
+}
+END_TEST
+
 START_TEST(test_overlapping_maps)
 {
 	struct symbols *s = new_session(false);
@@ -376,6 +391,7 @@ int main(void)
 	tcase_add_test(tc, test_source_line);
 	tcase_add_test(tc, test_dso_status);
 	tcase_add_test(tc, test_overlapping_maps);
+	tcase_add_test(tc, test_build_id_mismatch);
 	tcase_add_test(tc, test_lines_attribution);
 	tcase_add_test(tc, test_focus);
 	tcase_add_test(tc, test_kernel_kallsyms);
