@@ -237,7 +237,8 @@ static json_t *messaging_params(const void *vcfg)
 
 const struct workload workload_messaging = {
 	.name = "messaging",
-	.summary = "groups of senders and receivers exchange messages (hackbench, perf bench sched messaging)",
+	.summary = "groups of senders and receivers exchange messages "
+		   "(hackbench, perf bench sched messaging)",
 	.usage = messaging_usage,
 	.parse = messaging_parse,
 	.run = messaging_run,

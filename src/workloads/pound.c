@@ -162,7 +162,8 @@ static void pound_format(const void *vcfg, const json_t *m, char *buf, size_t le
 {
 	const struct pound_cfg *cfg = vcfg;
 
-	snprintf(buf, len, "%s: %ld calls by %ld threads: elapsed %.3f s, user %.3f s, sys %.3f s, %.0f calls/s",
+	snprintf(buf, len,
+		 "%s: %ld calls by %ld threads: elapsed %.3f s, user %.3f s, sys %.3f s, %.0f calls/s",
 		 cfg->name, cfg->calls, cfg->threads, wl__value(m, "elapsed"), wl__value(m, "user"),
 		 wl__value(m, "sys"), wl__value(m, "calls_per_s"));
 }
