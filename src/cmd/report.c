@@ -485,7 +485,10 @@ static int print_report(struct report *r, const struct stream_stats *st)
 	if (!r->o->sep)
 		printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)st->nr_lost);
 	for (i = 0; i < r->nr; i++) {
-		if (!hist__total_samples(r->hists[i]) && r->o->sep)
+		const struct perf_event_attr *a = &r->info->evsels[i].attr;
+		bool dummy = a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
+
+		if (!hist__total_samples(r->hists[i]) && (r->o->sep || dummy))
 			continue;
 		if (r->symrep && r->o->sym.labels)
 			print_labels(r, i);
