@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 prefix="$top/build/deps"
 pkgs=(build-essential libtraceevent-dev libdw-dev libelf-dev libpfm4-dev libjansson-dev
       libgsl-dev libzstd-dev check pkg-config linux-source-6.1 gnuplot-nox xz-utils
-      linux-perf rt-tests clang libclang-rt-14-dev patch)
+      linux-perf rt-tests clang libclang-rt-14-dev patch librsvg2-bin)
 
 missing=()
 for p in "${pkgs[@]}"; do

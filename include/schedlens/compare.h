@@ -37,7 +37,8 @@
 struct compare_opts {
 	double alpha;		/* significance level, default 0.05 */
 	double confidence;	/* level of the bootstrap interval, default 0.95 */
-	unsigned int resamples;	/* bootstrap resamples, default 10000 */
+	unsigned int resamples;	/* bootstrap resamples, default 10000; 0: no interval, and
+				   percentile metrics are judged by Mann-Whitney U too */
 	unsigned long seed;	/* bootstrap RNG seed, default 1 */
 };
 

@@ -74,6 +74,13 @@ struct perf_group_desc {
 	uint32_t leader_idx, nr_members;
 };
 
+struct perf_event_desc {		/* EVENT_DESC: the events as the recording perf named them */
+	char *name;
+	struct perf_event_attr attr;
+	uint64_t *ids;
+	size_t nr_ids;
+};
+
 /* The header and the feature sections, parsed. Strings are NULL when absent. */
 struct perf_file_header {
 	bool pipe_mode, big_endian;
@@ -98,6 +105,12 @@ struct perf_file_header {
 	uint64_t first_sample_time, last_sample_time;
 	uint64_t clockid_res_ns;
 	uint64_t tracing_data_size;		/* bytes of the tracing data, 0 when none */
+	struct perf_event_desc *event_descs;
+	size_t nr_event_descs;
+	/* features kept as perf --header-only prints them, one "\n"-ended line each */
+	char *cache_lines;			/* "L1 Data                 32K [0,8]" */
+	char *mem_topology;			/* "memory nodes (nr 1, ...):" and nodes */
+	char *pmu_caps;				/* "cpu pmu capabilities: ..." */
 };
 
 struct perf_file;

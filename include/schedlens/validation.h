@@ -6,8 +6,9 @@
  * Each line is matched against the entries of BASE whose id fits its glob and that NEW also
  * has, giving one row per entry. A metric "A/B" that a document lacks is computed per iteration
  * from its metrics A and B (a miss ratio from two counters). The direction is the one the
- * documents declare, else the line's own (counters are declared "none"). A row is tested when both sides hold at least two values:
- * the two-sided test of compare.h, Bonferroni-corrected over every tested row of the run. It
+ * documents declare, else the line's own (counters are declared "none"). A row is tested when
+ * both sides hold at least two values: compare.h's Mann-Whitney U (as gate), Holm-adjusted
+ * over every tested row of the run. It
  * then counts as improved (regressed) when significant and its gain is at least the minimum
  * effect (at least the guard's tolerance). A row with a single value on a side is judged by
  * its effect alone and marked untested. Gains follow compare.h's sign: positive is better, in
@@ -43,9 +44,10 @@ struct validation_row {
 	const char *entry;	/* entry id, borrowed from BASE */
 	const char *unit;	/* borrowed from BASE */
 	size_t n_base, n_new;
-	double base, new;	/* means */
-	double gain_pct;	/* positive = better */
-	double p;		/* the test's p-value before correction; NAN when untested */
+	double base, new;	/* medians (the value itself for a single one) */
+	double gain_pct;	/* of the medians, compare.h's sign: positive = better */
+	double p;		/* Mann-Whitney U p-value; NAN when untested */
+	double p_adj;		/* Holm-adjusted over every tested row; NAN when untested */
 	bool tested, significant;
 	enum vstatus status;
 };
@@ -64,7 +66,7 @@ struct validation {
 	struct validation_row *rows;
 	size_t nr_lines;		/* == manifest->nr_metrics */
 	struct validation_line *lines;
-	size_t nr_tests;		/* tested rows: the Bonferroni factor */
+	size_t nr_tests;		/* tested rows, over which p-values are adjusted */
 	size_t missing_in_new;		/* matching BASE entries that NEW lacks */
 	const char *test;		/* the test's name, for the report */
 	enum verdict verdict;

@@ -573,6 +573,16 @@ static void print_cpu_list(const char *what, char **v, size_t n)
 		printf("# %s : %s\n", what, v[i]);
 }
 
+static void print_lines(const char *prefix, const char *s)
+{
+	while (*s) {
+		size_t n = strcspn(s, "\n");
+
+		printf("%s%.*s\n", prefix, (int)n, s);
+		s += n + (s[n] != 0);
+	}
+}
+
 static void print_header(const struct perf_file *f, const char *path)
 {
 	const struct perf_file_header *h = perf_file__header(f);
@@ -611,8 +621,8 @@ static void print_header(const struct perf_file *f, const char *path)
 		printf("# total memory : %llu kB\n", (unsigned long long)h->total_mem);
 	if (h->cmdline)
 		printf("# cmdline : %s\n", h->cmdline);
-	for (i = 0; i < info->nr_evsels; i++) {
-		const struct stream_evsel *e = &info->evsels[i];
+	for (i = 0; i < h->nr_event_descs; i++) {
+		const struct perf_event_desc *e = &h->event_descs[i];
 
 		printf("# event : name = %s, , id = {", e->name);
 		for (j = 0; j < e->nr_ids; j++)
@@ -645,28 +655,38 @@ static void print_header(const struct perf_file *f, const char *path)
 	for (i = 0; i < h->nr_groups; i++) {
 		size_t l = h->groups[i].leader_idx;
 
-		printf("# group: %s{", h->groups[i].name && *h->groups[i].name ? h->groups[i].name : "");
+		const char *name = h->groups[i].name;
+
+		if (!name || !strcmp(name, "{anon_group}"))
+			name = "";
+		printf("# group: %s{", name);
 		for (j = 0; j < h->groups[i].nr_members && l + j < info->nr_evsels; j++)
 			printf("%s%s", j ? "," : "", info->evsels[l + j].name);
 		printf("}\n");
 	}
-	for (i = 0; i < h->nr_build_ids; i++) {
-		printf("# build id : ");
-		for (j = 0; j < h->build_ids[i].size; j++)
-			printf("%02x", h->build_ids[i].id[j]);
-		printf(" %s\n", h->build_ids[i].filename ?: "");
+	if (h->cache_lines) {
+		printf("# CPU cache info:\n");
+		print_lines("#  ", h->cache_lines);
 	}
-	if (h->features[PERF_FEAT_TRACING_DATA / 64] & (1ULL << PERF_FEAT_TRACING_DATA))
-		printf("# tracing data : %llu bytes\n", (unsigned long long)h->tracing_data_size);
-	if (h->features[0] & (1ULL << PERF_FEAT_SAMPLE_TIME))
+	if (h->features[0] & (1ULL << PERF_FEAT_SAMPLE_TIME)) {
 		printf("# time of first sample : %llu.%06llu\n# time of last sample : %llu.%06llu\n",
 		       (unsigned long long)(h->first_sample_time / 1000000000),
 		       (unsigned long long)(h->first_sample_time % 1000000000 / 1000),
 		       (unsigned long long)(h->last_sample_time / 1000000000),
 		       (unsigned long long)(h->last_sample_time % 1000000000 / 1000));
+		printf("# sample duration : %10.3f ms\n",
+		       (h->last_sample_time - h->first_sample_time) / 1e6);
+	}
+	if (h->mem_topology)
+		print_lines("# ", h->mem_topology);
+	if (h->clockid_res_ns)
+		printf("# clockid frequency: %llu MHz\n",
+		       (unsigned long long)(1000 / h->clockid_res_ns));
 	if (h->features[0] & (1ULL << PERF_FEAT_COMPRESSED))
 		printf("# compressed : %s, level = %u, ratio = %u\n",
 		       h->comp_type == 1 ? "Zstd" : "Unknown", h->comp_level, h->comp_ratio);
+	if (h->pmu_caps)
+		print_lines("# ", h->pmu_caps);
 	if (!h->pipe_mode) {
 		printf("# missing features:");
 		for (feat = 1; feat <= PERF_FEAT_PMU_CAPS; feat++)

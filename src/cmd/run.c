@@ -239,15 +239,20 @@ static int run_iteration(struct run_state *st, const struct suite_entry *e,
 	int ret, code;
 
 	before = vmstat_read();
-	ret = target__run(&t, &h, &run_stop, &res, &st->err);
+	/*
+	 * No stop flag for target__run: a workload killed alone can leave its own children
+	 * holding the result pipe. Ctrl-C at a terminal reaches the workload's process group
+	 * anyway; a signal to this process alone lets the iteration finish, and keeps it.
+	 */
+	ret = target__run(&t, &h, NULL, &res, &st->err);
 	after = vmstat_read();
-	if (res.interrupted || run_stop) {
+	code = target__exit_code(&res);
+	if (run_stop && (ret || code || !res.metrics)) {
 		ret = RUN_INTERRUPTED;
 		goto out_put;
 	}
 	if (ret)
 		goto out_put;
-	code = target__exit_code(&res);
 	if (code || !res.metrics) {
 		ret = err__set(&st->err, -EIO, "workload '%s' failed (exit %d)", wl->name, code);
 		goto out_put;

@@ -69,7 +69,7 @@ static void sched_usage(FILE *f)
 		"                        --list'); records only its measured phase\n"
 		"  -a, --all             report every task (default with COMMAND: its tasks only)\n"
 		"  -C, --cpus LIST       record on these CPUs only (default: all online)\n"
-		"  -m, --mmap-pages N    ring buffer pages per CPU, a power of two (default 512)\n"
+		"  -m, --mmap-pages N    ring buffer pages per CPU, a power of two (default 1024)\n"
 		"      --json            a results document (JSON) on stdout instead of tables\n"
 		"      --kallsyms FILE   symbols for IPI call sites (default /proc/kallsyms)\n"
 		"      --top N           rows per per-task table (default 20, 0: all)\n"
@@ -160,7 +160,7 @@ static int sched_live(const struct sched_opts *o, struct schedan_opts *ao, struc
 				  .mmap_pages = (int)o->mmap_pages, .tracefs = o->tracefs } };
 	struct target t = { .argv = o->wl ? NULL : o->argv, .wl = o->wl, .wl_cfg = o->wl_cfg };
 	struct target_hooks h = { .ctx = &l, .attach = live_attach, .phase = live_phase,
-				  .tick = live_tick, .poll_ms = 50 };
+				  .tick = live_tick, .poll_ms = 10 };
 	struct target_result res;
 	int ret;
 
@@ -172,8 +172,13 @@ static int sched_live(const struct sched_opts *o, struct schedan_opts *ao, struc
 	ret = target__run(&t, &h, &sched_stop, &res, &l.err);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	if (!ret)
-		ret = sampler__drain(l.s, &l.ops);
+	if (l.s) {
+		/* also after a failure: ops->end() sees what was read */
+		int dr = sampler__drain(l.s, &l.ops);
+
+		if (!ret)
+			ret = dr;
+	}
 	json_decref(res.metrics);
 	*an = l.an;
 	*code = target__exit_code(&res);
@@ -367,7 +372,7 @@ int cmd_sched(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct sched_opts o = { .top = 20, .mmap_pages = 512 };
+	struct sched_opts o = { .top = 20, .mmap_pages = 1024 };
 	struct errbuf err = { "" };
 	const char *bench = NULL;
 	int c, code;

@@ -48,7 +48,7 @@ static void print_row(const struct validation_row *row, int width)
 	printf("    %-*s %12s -> %-12s %-5s %+8.2f%%  ", width, row->entry, base, new, row->unit,
 	       row->gain_pct);
 	if (row->tested)
-		printf("p=%-8.2g", row->p);
+		printf("p=%-8.2g", row->p_adj);
 	else
 		printf("%-10s", "n=1");
 	printf(" %s%s\n", vstatus__name(row->status), row->tested ? "" : " (untested)");
@@ -143,7 +143,8 @@ static int run_validate(const struct validate_opts *o)
 		printf("patch:   %s [%s]\n", m->subjects[i],
 		       manifest__short_commit(m, i, commit, sizeof(commit)));
 	printf("base:    %s\nnew:     %s\n", o->base, o->new);
-	printf("test:    %s, Bonferroni over %zu tested entries, alpha %g, min effect %g%%\n\n",
+	printf("test:    %s, Holm-adjusted p over %zu tested entries, alpha %g, min effect "
+	       "%g%%\n\n",
 	       v->test, v->nr_tests, o->v.alpha, o->v.min_effect);
 	for (i = 0; i < v->nr_rows; i++)
 		if ((int)strlen(v->rows[i].entry) > width)
@@ -161,7 +162,7 @@ static int run_validate(const struct validate_opts *o)
 			continue;
 		printf("  %s of '%s': %+.2f%%", mm->metric, row->entry, row->gain_pct);
 		if (row->tested)
-			printf(" (p=%.2g, %s)", row->p, v->test);
+			printf(" (%s p=%.2g, Holm-adjusted %.2g)", v->test, row->p, row->p_adj);
 		else
 			printf(" (a single value, untested)");
 		printf(", more than the %g%% %s\n", mm->guard ? mm->pct : o->v.min_effect,

@@ -94,8 +94,10 @@ int compare__values(const double *base, size_t nb, const double *new, size_t nn,
 		return 0;
 	out->p_value = compare__mwu(new, nn, base, nb, &out->u, &exact);
 	out->welch_p = compare__welch(new, nn, base, nb);
-	ret = compare__bootstrap_ratio(base, nb, new, nn, opts->confidence, opts->resamples,
-				       opts->seed, &out->ratio_lo, &out->ratio_hi);
+	ret = !opts->resamples ? -EINVAL
+			       : compare__bootstrap_ratio(base, nb, new, nn, opts->confidence,
+							  opts->resamples, opts->seed,
+							  &out->ratio_lo, &out->ratio_hi);
 	if (ret == -ENOMEM)
 		return ret;
 	if (!ret) {

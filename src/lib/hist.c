@@ -273,7 +273,8 @@ static int cmp_entry(const void *a, const void *b)
 
 const struct hist_entry *hist__sorted(struct hist *h, size_t *nr)
 {
-	qsort(h->v, h->nr, sizeof(*h->v), cmp_entry);
+	if (h->nr)
+		qsort(h->v, h->nr, sizeof(*h->v), cmp_entry);
 	h->sorted = true;
 	*nr = h->nr;
 	return h->v;

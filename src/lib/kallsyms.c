@@ -166,7 +166,12 @@ struct kallsyms *kallsyms__load(const char *path, struct errbuf *err)
 			 "or sysctl kernel.kptr_restrict=0)", file);
 		goto out_free;
 	}
-	qsort(k->syms, k->nr, sizeof(*k->syms), ksym_cmp);
+	/* /proc/kallsyms comes mostly sorted: sort only when it is not */
+	for (lineno = 1; lineno < k->nr && k->syms[lineno - 1].addr <= k->syms[lineno].addr;
+	     lineno++)
+		;
+	if (lineno < k->nr)
+		qsort(k->syms, k->nr, sizeof(*k->syms), ksym_cmp);
 	return k;
 out_free:
 	kallsyms__delete(k);

@@ -342,23 +342,41 @@ void pd_evsels_free(struct perf_file *f)
 	free(f->event_types);
 }
 
-static const char *const sample_bits[] = {
-	"IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU", "PERIOD", "STREAM_ID",
-	"RAW", "BRANCH_STACK", "REGS_USER", "STACK_USER", "WEIGHT", "DATA_SRC", "IDENTIFIER",
-	"TRANSACTION", "REGS_INTR", "PHYS_ADDR", "AUX", "CGROUP", "DATA_PAGE_SIZE",
-	"CODE_PAGE_SIZE", "WEIGHT_STRUCT",
-};
-static const char *const read_bits[] = {
-	"TOTAL_TIME_ENABLED", "TOTAL_TIME_RUNNING", "ID", "GROUP", "LOST",
+struct bitname {
+	uint64_t bit;
+	const char *name;
 };
 
-static size_t bits_str(char *b, size_t len, uint64_t v, const char *const *names, size_t n)
+/* in perf's print order */
+static const struct bitname sample_bits[] = {
+	{ PERF_SAMPLE_IP, "IP" }, { PERF_SAMPLE_TID, "TID" }, { PERF_SAMPLE_TIME, "TIME" },
+	{ PERF_SAMPLE_ADDR, "ADDR" }, { PERF_SAMPLE_READ, "READ" },
+	{ PERF_SAMPLE_CALLCHAIN, "CALLCHAIN" }, { PERF_SAMPLE_ID, "ID" },
+	{ PERF_SAMPLE_CPU, "CPU" }, { PERF_SAMPLE_PERIOD, "PERIOD" },
+	{ PERF_SAMPLE_STREAM_ID, "STREAM_ID" }, { PERF_SAMPLE_RAW, "RAW" },
+	{ PERF_SAMPLE_BRANCH_STACK, "BRANCH_STACK" }, { PERF_SAMPLE_REGS_USER, "REGS_USER" },
+	{ PERF_SAMPLE_STACK_USER, "STACK_USER" }, { PERF_SAMPLE_IDENTIFIER, "IDENTIFIER" },
+	{ PERF_SAMPLE_REGS_INTR, "REGS_INTR" }, { PERF_SAMPLE_DATA_SRC, "DATA_SRC" },
+	{ PERF_SAMPLE_WEIGHT, "WEIGHT" }, { PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR" },
+	{ PERF_SAMPLE_AUX, "AUX" }, { PERF_SAMPLE_CGROUP, "CGROUP" },
+	{ PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE" },
+	{ PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE" },
+	{ PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT" }, { PERF_SAMPLE_TRANSACTION, "TRANSACTION" },
+};
+static const struct bitname read_bits[] = {
+	{ PERF_FORMAT_TOTAL_TIME_ENABLED, "TOTAL_TIME_ENABLED" },
+	{ PERF_FORMAT_TOTAL_TIME_RUNNING, "TOTAL_TIME_RUNNING" }, { PERF_FORMAT_ID, "ID" },
+	{ PERF_FORMAT_GROUP, "GROUP" }, { PERF_FORMAT_LOST, "LOST" },
+};
+
+static size_t bits_str(char *b, size_t len, uint64_t v, const struct bitname *names, size_t n)
 {
 	size_t r = 0, i;
 
 	for (i = 0; i < n; i++)
-		if (v & (1ULL << i))
-			r += snprintf(b + r, len > r ? len - r : 0, "%s%s", r ? "|" : "", names[i]);
+		if (v & names[i].bit)
+			r += snprintf(b + r, len > r ? len - r : 0, "%s%s", r ? "|" : "",
+				      names[i].name);
 	return r;
 }
 

@@ -140,28 +140,210 @@ static void set_str(char **dst, char *s)
 	*dst = s;
 }
 
+static void free_event_descs(struct perf_file_header *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nr_event_descs; i++) {
+		free(h->event_descs[i].name);
+		free(h->event_descs[i].ids);
+	}
+	free(h->event_descs);
+	h->event_descs = NULL;
+	h->nr_event_descs = 0;
+}
+
 static int event_desc(struct rd *r, struct perf_file *f)
 {
-	uint32_t nre = r32(r), sz = r32(r), i;
+	uint32_t nre = r32(r), sz = r32(r), i, j;
+	struct perf_file_header *h = &f->hdr;
 
 	if (r->bad || nre > 4096 || sz < PERF_ATTR_SIZE_VER0 || sz > 4096)
 		return -1;
+	free_event_descs(h);
+	h->event_descs = calloc(nre ?: 1, sizeof(*h->event_descs));
+	if (!h->event_descs)
+		return -1;
 	for (i = 0; i < nre && !r->bad; i++) {
-		const uint8_t *ap = rbytes(r, sz);
+		struct perf_event_desc *d = &h->event_descs[i];
+		const uint8_t *ap = rbytes(r, sz), *ip;
 		uint32_t nr;
-		char *name;
+		size_t used;
 
 		if (!ap)
 			break;
+		h->nr_event_descs++;
+		if (pd_attr_read(f, ap, sz, &d->attr, &used, 0))
+			return -1;
 		nr = r32(r);
-		name = rstr(r);
-		rbytes(r, 8ull * nr);
-		if (name && !f->pipe && i < f->nr_evsels) {
-			snprintf(f->evsels[i]->ev.name, sizeof(f->evsels[i]->ev.name), "%s", name);
+		d->name = rstr(r);
+		ip = rbytes(r, 8ull * nr);
+		if (!ip || !d->name)
+			break;
+		d->ids = calloc(nr ?: 1, 8);
+		if (!d->ids)
+			return -1;
+		for (j = 0; j < nr; j++)
+			d->ids[j] = pd_get64(f, ip + 8 * j);
+		d->nr_ids = nr;
+		if (!f->pipe && i < f->nr_evsels) {
+			snprintf(f->evsels[i]->ev.name, sizeof(f->evsels[i]->ev.name), "%s", d->name);
 			f->evsels[i]->named = true;
 		}
-		free(name);
 	}
+	return r->bad ? -1 : 0;
+}
+
+/* CACHE: u32 version, u32 nr, then level, line size, sets, ways (u32), type, size, map */
+static int cache_info(struct rd *r, struct perf_file_header *h)
+{
+	uint32_t n, i;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	r32(r);
+	n = r32(r);
+	if (r->bad || n > 65536)
+		return -1;
+	m = open_memstream(&s, &len);
+	if (!m)
+		return -1;
+	for (i = 0; i < n && !r->bad; i++) {
+		uint32_t level = r32(r);
+		char *type, *size, *map;
+
+		r32(r);
+		r32(r);
+		r32(r);
+		type = rstr(r);
+		size = rstr(r);
+		map = rstr(r);
+		if (type && size && map)
+			fprintf(m, "L%u %-15s %8s [%s]\n", level, type, size, map);
+		free(type);
+		free(size);
+		free(map);
+	}
+	fclose(m);
+	set_str(&h->cache_lines, s);
+	return r->bad ? -1 : 0;
+}
+
+/* a bitmap (u64 nr bits, u64 words) as a cpu-list style "0-17,32-269" */
+static uint64_t bitmap_list(struct rd *r, FILE *m)
+{
+	uint64_t weight = 0;
+	uint64_t bits = r64(r), i, start = 0;
+	uint64_t words = (bits + 63) / 64;
+	const uint8_t *p = bits < (1ull << 32) ? rbytes(r, 8 * words) : NULL;
+	bool in = false, first = true;
+
+	if (!p)
+		return 0;
+	for (i = 0; i <= bits; i++) {
+		bool set = i < bits && (pd_get64(r->f, p + 8 * (i / 64)) >> (i % 64)) & 1;
+
+		weight += set;
+		if (set && !in) {
+			start = i;
+			in = true;
+		} else if (!set && in) {
+			fprintf(m, "%s%llu", first ? "" : ",", (unsigned long long)start);
+			if (i - 1 > start)
+				fprintf(m, "-%llu", (unsigned long long)(i - 1));
+			first = false;
+			in = false;
+		}
+	}
+	return weight;
+}
+
+/* MEM_TOPOLOGY: u64 version, block size, nr; per node: u64 node, u64 blocks, bitmap */
+static int mem_topology(struct rd *r, struct perf_file_header *h)
+{
+	uint64_t bsize, n, i;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	r64(r);
+	bsize = r64(r);
+	n = r64(r);
+	if (r->bad || n > 65536)
+		return -1;
+	m = open_memstream(&s, &len);
+	if (!m)
+		return -1;
+	fprintf(m, "memory nodes (nr %llu, block size 0x%llx):\n", (unsigned long long)n,
+		(unsigned long long)bsize);
+	for (i = 0; i < n && !r->bad; i++) {
+		uint64_t node = r64(r), size, w;
+		char *map = NULL;
+		size_t mlen = 0;
+		FILE *bm = open_memstream(&map, &mlen);
+		int unit = 0;
+
+		r64(r);
+		if (!bm)
+			break;
+		w = bitmap_list(r, bm);
+		fclose(bm);
+		/* perf's unit_number__scnprintf of block size times blocks */
+		for (size = bsize * w; size / 1024 > 1 && unit < 3; unit++)
+			size /= 1024;
+		fprintf(m, " %3llu [%llu%c]: %s\n", (unsigned long long)node,
+			(unsigned long long)size, "BKMG"[unit], map ?: "");
+		free(map);
+	}
+	fclose(m);
+	set_str(&h->mem_topology, s);
+	return r->bad ? -1 : 0;
+}
+
+/* CPU_PMU_CAPS: u32 nr, name/value strings; PMU_CAPS: u32 nr pmus, each u32 nr, caps, pmu */
+static int pmu_caps(struct rd *r, struct perf_file_header *h, bool cpu_only)
+{
+	uint32_t npmu = cpu_only ? 1 : r32(r), p, i;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (r->bad || npmu > 4096)
+		return -1;
+	m = open_memstream(&s, &len);
+	if (!m)
+		return -1;
+	if (h->pmu_caps)
+		fputs(h->pmu_caps, m);
+	for (p = 0; p < npmu && !r->bad; p++) {
+		uint32_t n = r32(r);
+		char *caps = NULL, *pmu;
+		size_t clen = 0;
+		FILE *c;
+
+		if (n > 65536)
+			break;
+		c = open_memstream(&caps, &clen);
+		if (!c)
+			break;
+		for (i = 0; i < n && !r->bad; i++) {
+			char *name = rstr(r), *value = rstr(r);
+
+			if (name && value)
+				fprintf(c, "%s%s=%s", i ? ", " : "", name, value);
+			free(name);
+			free(value);
+		}
+		fclose(c);
+		pmu = cpu_only ? strdup("cpu") : rstr(r);
+		if (pmu && !r->bad)
+			fprintf(m, "%s pmu capabilities: %s\n", pmu, caps ?: "");
+		free(pmu);
+		free(caps);
+	}
+	fclose(m);
+	set_str(&h->pmu_caps, s);
 	return r->bad ? -1 : 0;
 }
 
@@ -389,6 +571,18 @@ int pd_feature(struct perf_file *f, int feat, const uint8_t *p, size_t size, uin
 	case PERF_FEAT_CLOCKID:
 		h->clockid_res_ns = r64(&r);
 		break;
+	case PERF_FEAT_CACHE:
+		ret = cache_info(&r, h);
+		break;
+	case PERF_FEAT_MEM_TOPOLOGY:
+		ret = mem_topology(&r, h);
+		break;
+	case PERF_FEAT_CPU_PMU_CAPS:
+		ret = pmu_caps(&r, h, true);
+		break;
+	case PERF_FEAT_PMU_CAPS:
+		ret = pmu_caps(&r, h, false);
+		break;
 	default:
 		break;
 	}
@@ -420,12 +614,21 @@ static char *rcstr(struct rd *r)
 	return s;
 }
 
-/* size-prefixed text copied NUL-terminated: the parsers of libtraceevent want C strings */
+/*
+ * size-prefixed text copied NUL-terminated: the parsers of libtraceevent want C strings.
+ * A few NULs more: tep_parse_printk_formats() reads one byte past a line ending in ':'.
+ */
 static char *rtext(struct rd *r, uint64_t size)
 {
 	const uint8_t *p = rbytes(r, size);
+	char *s;
 
-	return p ? strndup((const char *)p, size) : NULL;
+	if (!p)
+		return NULL;
+	s = calloc(1, size + 8);
+	if (s)
+		memcpy(s, p, size);
+	return s;
 }
 
 static void td_formats(struct rd *r, struct tep_handle *tep, const char *sys, bool ftrace)
@@ -562,4 +765,8 @@ void pd_header_free(struct perf_file_header *h)
 	for (i = 0; i < h->nr_build_ids; i++)
 		free(h->build_ids[i].filename);
 	free(h->build_ids);
+	free_event_descs(h);
+	free(h->cache_lines);
+	free(h->mem_topology);
+	free(h->pmu_caps);
 }

@@ -279,6 +279,42 @@ static void swap_header(struct perf_file *f, struct perf_event_header *h)
 	}
 }
 
+/* the header at p, host order, without touching p (it may be unaligned) */
+static struct perf_event_header peek_header(struct perf_file *f, const uint8_t *p)
+{
+	struct perf_event_header h;
+
+	memcpy(&h, p, sizeof(h));
+	swap_header(f, &h);
+	return h;
+}
+
+/*
+ * One record at p (writable), header h already checked. Records are 8-byte aligned in any
+ * sane file; one that is not is copied to an aligned chunk first so its fields can be used.
+ */
+static int record_at(struct perf_file *f, uint8_t *p, const struct perf_event_header *h,
+		     uint64_t off, struct pd_chunk *chunk)
+{
+	struct pd_chunk *own = NULL;
+	int ret;
+
+	if ((uintptr_t)p & 7) {
+		own = chunk_new(h->size);
+		if (!own)
+			return -ENOMEM;
+		memcpy(own->data, p, h->size);
+		p = (uint8_t *)own->data;
+		chunk = own;
+	}
+	if (f->swap)
+		memcpy(p, h, sizeof(*h));	/* the header in host order from here on */
+	ret = one_record(f, (struct perf_event_header *)p, off, chunk);
+	if (own)
+		chunk_done(own);
+	return ret;
+}
+
 /* records in p[0..len): stops before an incomplete record, *used says where */
 static int process_records(struct perf_file *f, uint8_t *p, size_t len, uint64_t off,
 			   struct pd_chunk *chunk, size_t *used)
@@ -287,23 +323,18 @@ static int process_records(struct perf_file *f, uint8_t *p, size_t len, uint64_t
 	int ret = 0;
 
 	while (len - pos >= 8) {
-		struct perf_event_header *h = (struct perf_event_header *)(p + pos);
+		struct perf_event_header h = peek_header(f, p + pos);
 
-		/* compressed records come swapped too; fix the header once, in place */
-		swap_header(f, h);
-		if (h->size < 8) {
-			ret = pd_bad(f, off, "bad record size %u (type %u)", h->size, h->type);
-			swap_header(f, h);
+		if (h.size < 8) {
+			ret = pd_bad(f, off, "bad record size %u (type %u)", h.size, h.type);
 			break;
 		}
-		if (h->size > len - pos) {
-			swap_header(f, h);
+		if (h.size > len - pos)
 			break;
-		}
-		ret = one_record(f, h, off, chunk);
+		ret = record_at(f, p + pos, &h, off, chunk);
 		if (ret)
 			break;
-		pos += h->size;
+		pos += h.size;
 	}
 	*used = pos;
 	return ret;
@@ -315,27 +346,26 @@ static int run_file(struct perf_file *f)
 	int ret = 0;
 
 	while (off < end) {
-		struct perf_event_header *h;
+		struct perf_event_header h;
 
 		if (end - off < 8) {
 			ret = pd_bad(f, off, "truncated record header");
 			break;
 		}
-		h = (struct perf_event_header *)(f->map + off);
-		swap_header(f, h);
-		if (h->size < 8) {
-			ret = pd_bad(f, off, "bad record size %u (type %u)", h->size, h->type);
+		h = peek_header(f, f->map + off);
+		if (h.size < 8) {
+			ret = pd_bad(f, off, "bad record size %u (type %u)", h.size, h.type);
 			break;
 		}
-		if (h->size > end - off) {
+		if (h.size > end - off) {
 			ret = pd_bad(f, off, "record of %u bytes runs past the end of the data",
-				     h->size);
+				     h.size);
 			break;
 		}
-		ret = one_record(f, h, off, NULL);
+		ret = record_at(f, (uint8_t *)f->map + off, &h, off, NULL);
 		if (ret)
 			break;
-		off += h->size;
+		off += h.size;
 	}
 	if (!ret && f->truncated)
 		ret = pd_bad(f, off, "file truncated: %llu of %llu bytes of data",

@@ -17,6 +17,9 @@
 #include "sampler-int.h"
 
 #define DEFAULT_PAGES 512
+
+/* in libperf.a, not in its public headers (internal/evsel.h) */
+void perf_evsel__free_id(struct perf_evsel *evsel);
 #define FORCED_SAMPLE_TYPE \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
 
@@ -254,6 +257,12 @@ void sampler__delete(struct sampler *s)
 	if (s->evlist) {
 		perf_evlist__munmap(s->evlist);
 		perf_evlist__close(s->evlist);
+		/* libperf 6.1's perf_evsel__delete() frees the evsel only: drop what it holds */
+		for (i = 0; i < s->nr_evsels; i++) {
+			perf_evsel__free_id(s->pe[i]);
+			perf_cpu_map__put(perf_evsel__cpus(s->pe[i]));
+			perf_thread_map__put(perf_evsel__threads(s->pe[i]));
+		}
 		perf_evlist__delete(s->evlist);	/* deletes the evsels */
 	} else {
 		for (i = 0; i < s->nr_evsels; i++)

@@ -71,6 +71,9 @@ struct schedan {
 	size_t nr_kinds;
 	bool has[EV__NR];
 	struct tep_format_field *f[EV__NR][6];
+	uint32_t min_raw[EV__NR];	/* payload bytes the fields used need */
+	bool native;			/* payload in this host's byte order: read fields directly */
+	uint64_t nr_short;		/* payloads too short for their format: skipped */
 	bool waking_mode;		/* wakeups start at sched_waking */
 	struct kallsyms *own_ksyms;	/* loaded here when the caller gave none */
 	bool ksyms_tried;

@@ -87,6 +87,15 @@ static struct task **sorted_tasks(const struct schedan *a, int (*cmp)(const void
 	return v;
 }
 
+static int cmp_group(const void *x, const void *y)
+{
+	const struct comm_group *a = x, *b = y;
+
+	if (a->lat.n != b->lat.n)
+		return a->lat.n < b->lat.n ? 1 : -1;
+	return strcmp(a->comm, b->comm);
+}
+
 static struct comm_group *comm_groups(const struct schedan *a, size_t *n)
 {
 	struct comm_group *g = calloc(a->nr_tasks ? a->nr_tasks : 1, sizeof(*g));
@@ -107,8 +116,10 @@ static struct comm_group *comm_groups(const struct schedan *a, size_t *n)
 		g[j].tasks++;
 		for (k = 0; k < t->lat.n; k++)
 			if (u64vec__push(&g[j].lat, t->lat.v[k]))
-				return g;
+				goto out;
 	}
+out:
+	qsort(g, *n, sizeof(*g), cmp_group);
 	return g;
 }
 
@@ -311,6 +322,9 @@ char *schedan__report(struct schedan *a, const struct schedan_report_opts *o)
 		a->path, (double)seconds(a) * 1e3,
 		(unsigned long long)st->nr_records, (unsigned long long)st->nr_samples,
 		(unsigned long long)a->nr_lost, (unsigned long long)a->nr_lost_records);
+	if (a->nr_short)
+		fprintf(f, "%llu records shorter than their format: skipped\n\n",
+			(unsigned long long)a->nr_short);
 	report_latency(f, a, top);
 	report_paths(f, a);
 	report_ipis(f, a);
@@ -416,6 +430,7 @@ json_t *schedan__json(struct schedan *a)
 	json_object_set_new(o, "lost_records", json_integer(a->nr_lost_records));
 	json_object_set_new(o, "dropped_wakeups", json_integer(a->dropped));
 	json_object_set_new(o, "missed_switch_in", json_integer(a->missed));
+	json_object_set_new(o, "short_payloads", json_integer(a->nr_short));
 	json_object_set_new(o, "latency_from", json_string(a->waking_mode ? "sched_waking" :
 									    "sched_wakeup"));
 	json_object_set_new(o, "wakeup_latency", lat_json(&a->all_lat));

@@ -2,14 +2,12 @@
 /* The scheduler analyses' state machine over sched:* and ipi:* records (schedan.h). */
 #include <errno.h>
 #include <event-parse.h>
-#include <gsl/gsl_sort.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "schedlens/kallsyms.h"
 #include "schedan-int.h"
-
-_Static_assert(sizeof(unsigned long) == sizeof(uint64_t), "gsl_sort_ulong sorts u64");
 
 #define MAX_WAKERS 4096
 #define MAX_CPUS 8192
@@ -33,108 +31,6 @@ enum { F_PREV_COMM, F_PREV_PID, F_PREV_STATE, F_NEXT_COMM, F_NEXT_PID };
 enum { F_PID, F_TARGET, F_COMM };
 enum { F_MPID, F_ORIG, F_DEST };
 enum { F_CPU, F_CALLSITE, F_CALLBACK };
-
-int u64vec__push(struct u64vec *v, uint64_t x)
-{
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? 2 * v->cap : 16;
-		uint64_t *nv = realloc(v->v, cap * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		v->v = nv;
-		v->cap = cap;
-	}
-	v->v[v->n++] = x;
-	return 0;
-}
-
-static uint64_t nearest_rank(const uint64_t *sorted, size_t n, double pct)
-{
-	double r = pct / 100.0 * (double)n;
-	size_t k = (size_t)r;
-
-	if ((double)k < r)
-		k++;
-	if (k < 1)
-		k = 1;
-	return sorted[(k > n ? n : k) - 1];
-}
-
-/* LSD radix sort, 16-bit digits; passes over digits that are all equal are skipped */
-static int u64_sort(uint64_t *v, size_t n)
-{
-	uint64_t *tmp, *src = v, *dst, all_or = 0, all_and = ~0ull;
-	size_t i, *count;
-	int shift;
-
-	if (n < 64) {
-		for (i = 1; i < n; i++) {
-			uint64_t x = v[i];
-			size_t j = i;
-
-			for (; j > 0 && v[j - 1] > x; j--)
-				v[j] = v[j - 1];
-			v[j] = x;
-		}
-		return 0;
-	}
-	tmp = malloc(n * sizeof(*tmp));
-	count = malloc(65536 * sizeof(*count));
-	if (!tmp || !count) {
-		free(tmp);
-		free(count);
-		return -ENOMEM;
-	}
-	dst = tmp;
-	for (i = 0; i < n; i++) {
-		all_or |= v[i];
-		all_and &= v[i];
-	}
-	for (shift = 0; shift < 64; shift += 16) {
-		size_t sum = 0, c;
-		uint64_t *t;
-
-		if ((((all_or ^ all_and) >> shift) & 0xffff) == 0)
-			continue;
-		memset(count, 0, 65536 * sizeof(*count));
-		for (i = 0; i < n; i++)
-			count[(src[i] >> shift) & 0xffff]++;
-		for (i = 0; i < 65536; i++) {
-			c = count[i];
-			count[i] = sum;
-			sum += c;
-		}
-		for (i = 0; i < n; i++)
-			dst[count[(src[i] >> shift) & 0xffff]++] = src[i];
-		t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != v)
-		memcpy(v, src, n * sizeof(*v));
-	free(tmp);
-	free(count);
-	return 0;
-}
-
-void u64vec__lat(struct u64vec *v, struct schedan_lat *out)
-{
-	memset(out, 0, sizeof(*out));
-	if (!v->n)
-		return;
-	if (!v->sorted || v->sorted != v->n) {
-		if (u64_sort(v->v, v->n))
-			gsl_sort_ulong((unsigned long *)v->v, 1, v->n);
-		v->sorted = v->n;
-	}
-	out->count = v->n;
-	out->p50 = nearest_rank(v->v, v->n, 50);
-	out->p90 = nearest_rank(v->v, v->n, 90);
-	out->p99 = nearest_rank(v->v, v->n, 99);
-	out->p999 = nearest_rank(v->v, v->n, 99.9);
-	out->max = v->v[v->n - 1];
-}
 
 const char *wake_class__name(enum wake_class c)
 {
@@ -297,6 +193,8 @@ static int schedan__cpus(struct schedan *a, uint32_t cpu)
 static int sa_begin(void *ctx, const struct stream_info *info)
 {
 	struct schedan *a = ctx;
+	struct tep_format_field *fl;
+	struct utsname u;
 	size_t i, e, k;
 	size_t len = 0;
 
@@ -322,6 +220,14 @@ static int sa_begin(void *ctx, const struct stream_info *info)
 							events[e].sys, events[e].name,
 							a->path,
 							events[e].fields[k]);
+				fl = a->f[events[e].kind][k];
+				if (fl->size <= 0 || fl->size > 16 || fl->offset < 0)
+					return err__set(&a->err, -EINVAL,
+							"'%s:%s' in '%s': field '%s' has size %d",
+							events[e].sys, events[e].name, a->path,
+							events[e].fields[k], fl->size);
+				if ((uint32_t)(fl->offset + fl->size) > a->min_raw[events[e].kind])
+					a->min_raw[events[e].kind] = (uint32_t)(fl->offset + fl->size);
 			}
 			a->kinds[i] = events[e].kind;
 			a->has[events[e].kind] = true;
@@ -338,6 +244,16 @@ static int sa_begin(void *ctx, const struct stream_info *info)
 				a->has[EV_WAKING] || a->has[EV_WAKEUP] ?
 					"" : "sched:sched_waking or sched:sched_wakeup");
 	a->waking_mode = a->has[EV_WAKING];
+	if (!a->opts.ksyms && !a->opts.kallsyms_path && info->os_release &&
+	    uname(&u) == 0 && strcmp(u.release, info->os_release)) {
+		/* this machine's /proc/kallsyms would name another kernel's addresses */
+		a->ksyms_tried = true;
+		len += snprintf(a->warnings + len, sizeof(a->warnings) - len,
+				"recorded on kernel %s, this is %s: IPI call sites left as "
+				"addresses (give --kallsyms FILE)\n", info->os_release, u.release);
+	}
+	a->native = !info->tep || tep_is_file_bigendian(info->tep) ==
+					  (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	if (!a->waking_mode)
 		len += snprintf(a->warnings + len, sizeof(a->warnings) - len,
 				"no sched:sched_waking: latency from sched_wakeup, wakelist wakeups "
@@ -357,9 +273,35 @@ static int sa_begin(void *ctx, const struct stream_info *info)
 
 static uint64_t fval(const struct schedan *a, enum ev_kind k, int f, const void *raw)
 {
+	const struct tep_format_field *fl = a->f[k][f];
+	const uint8_t *p = (const uint8_t *)raw + fl->offset;
 	unsigned long long v = 0;
 
-	tep_read_number_field(a->f[k][f], raw, &v);
+	if (a->native) {
+		switch (fl->size) {
+		case 1:
+			return *p;
+		case 2: {
+			uint16_t x;
+
+			memcpy(&x, p, 2);
+			return x;
+		}
+		case 4: {
+			uint32_t x;
+
+			memcpy(&x, p, 4);
+			return x;
+		}
+		case 8: {
+			uint64_t x;
+
+			memcpy(&x, p, 8);
+			return x;
+		}
+		}
+	}
+	tep_read_number_field((struct tep_format_field *)fl, raw, &v);
 	return v;
 }
 
@@ -621,10 +563,12 @@ static int on_ipi(struct schedan *a, const struct stream_sample *s)
 		*k = (struct ipi_key){ cs, cb, 0, ipi__is_wakelist(a, cs, cb) };
 	}
 	k->count++;
+	/* in a wakeup's window a call-function IPI (a callback) is the wakelist's, even when
+	 * the symbols at hand cannot say so (another kernel's file) */
 	if (w->open && w->dst == dst) {
-		if (k->wakelist)
+		if (k->wakelist || cb)
 			w->ipi_wakelist = true;
-		else if (!cb)
+		else
 			w->ipi_resched = true;
 	}
 	return 0;
@@ -641,8 +585,16 @@ static int sa_sample(void *ctx, const struct stream_sample *s)
 	k = a->kinds[s->evsel->idx];
 	if (k == EV_OTHER)
 		return 0;
-	if (s->cpu >= (uint32_t)a->nr_cpus && (ret = schedan__cpus(a, s->cpu)))
-		return err__set(&a->err, ret, "cpu %u out of range", s->cpu);
+	if (s->raw_size < a->min_raw[k]) {
+		a->nr_short++;
+		return 0;
+	}
+	if (s->cpu >= (uint32_t)a->nr_cpus && (ret = schedan__cpus(a, s->cpu))) {
+		if (ret == -ENOMEM)
+			return err__set(&a->err, ret, "out of memory");
+		a->nr_short++;	/* a cpu number no machine has: bad input */
+		return 0;
+	}
 	if (!a->first_time)
 		a->first_time = s->time;
 	a->last_time = s->time;

@@ -2,15 +2,14 @@
 /* A manifest's improve/guard lines judged on two results documents (validation.h). */
 #include <errno.h>
 #include <fnmatch.h>
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "schedlens/compare.h"
 #include "schedlens/results.h"
-#include "schedlens/stats.h"
 #include "schedlens/validation.h"
 
 #define MAX_VALUES 4096
@@ -35,30 +34,6 @@ const char *verdict__name(enum verdict v)
 	return names[v];
 }
 
-/* Two-sided Welch t-test; 1 when both sides are constant and equal, 0 when constant and not. */
-static double welch_p(const double *a, size_t na, const double *b, size_t nb)
-{
-	double ma = gsl_stats_mean(a, 1, na), mb = gsl_stats_mean(b, 1, nb);
-	double va = gsl_stats_variance_m(a, 1, na, ma) / na;
-	double vb = gsl_stats_variance_m(b, 1, nb, mb) / nb;
-	double t, df;
-
-	if (va + vb == 0)
-		return ma == mb ? 1.0 : 0.0;
-	t = fabs(ma - mb) / sqrt(va + vb);
-	df = (va + vb) * (va + vb) / (va * va / (na - 1) + vb * vb / (nb - 1));
-	return 2 * gsl_cdf_tdist_Q(t, df);
-}
-
-static double gain_pct(double base, double new, enum better better)
-{
-	if (base == 0)
-		return NAN;
-	if (better == BETTER_LOWER)
-		return 100 * (base - new) / fabs(base);
-	return 100 * (new - base) / fabs(base);
-}
-
 static const json_t *find_entry(const json_t *doc, const char *id)
 {
 	const json_t *e;
@@ -74,6 +49,7 @@ static const json_t *find_entry(const json_t *doc, const char *id)
 struct run {
 	const struct manifest *m;
 	const struct validation_opts *o;
+	struct compare_opts cmp;
 	struct validation *v;
 	double *a, *b;
 };
@@ -111,7 +87,9 @@ static int add_row(struct run *r, size_t line, const json_t *be, const json_t *n
 	struct validation *v = r->v;
 	struct validation_row *row, *rows;
 	enum better better = results__better(be, mm->metric);
+	struct metric_cmp mc;
 	size_t na, nb;
+	int ret;
 
 	na = values(be, mm->metric, r->a, MAX_VALUES);
 	nb = values(ne, mm->metric, r->b, MAX_VALUES);
@@ -136,15 +114,17 @@ static int add_row(struct run *r, size_t line, const json_t *be, const json_t *n
 	row->unit = results__unit(be, mm->metric);
 	row->n_base = na;
 	row->n_new = nb;
-	row->base = gsl_stats_mean(r->a, 1, na);
-	row->new = gsl_stats_mean(r->b, 1, nb);
-	row->gain_pct = gain_pct(row->base, row->new, better);
-	row->p = NAN;
-	if (na >= 2 && nb >= 2) {
-		row->tested = true;
-		row->p = welch_p(r->a, na, r->b, nb);
-		v->nr_tests++;
-	}
+	ret = compare__values(r->a, na, r->b, nb, better, compare__is_percentile(mm->metric),
+			      &r->cmp, &mc);
+	if (ret)
+		return ret;
+	row->base = mc.base.median;
+	row->new = mc.new.median;
+	row->gain_pct = mc.change_pct;
+	row->p = mc.p_value;
+	row->p_adj = NAN;
+	row->tested = !isnan(mc.p_value);
+	v->nr_tests += row->tested;
 	return 0;
 }
 
@@ -176,6 +156,25 @@ static int collect(struct run *r, const json_t *base, const json_t *new)
 	return 0;
 }
 
+/* Holm-Bonferroni over every tested row, as gate does. */
+static int adjust(struct validation *v)
+{
+	double *p = malloc((v->nr_tests ?: 1) * sizeof(*p));
+	size_t i, n = 0;
+
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < v->nr_rows; i++)
+		if (v->rows[i].tested)
+			p[n++] = v->rows[i].p;
+	compare__holm(p, n, p);
+	for (i = 0, n = 0; i < v->nr_rows; i++)
+		if (v->rows[i].tested)
+			v->rows[i].p_adj = p[n++];
+	free(p);
+	return 0;
+}
+
 static void judge_row(struct run *r, struct validation_row *row)
 {
 	const struct manifest_metric *mm = &r->m->metrics[row->line];
@@ -183,7 +182,7 @@ static void judge_row(struct run *r, struct validation_row *row)
 	double better = r->o->min_effect;
 
 	if (row->tested)
-		row->significant = row->p * r->v->nr_tests < r->o->alpha;
+		row->significant = row->p_adj < r->o->alpha;
 	row->status = VSTATUS_NEUTRAL;
 	if (isnan(row->gain_pct) || (row->tested && !row->significant))
 		return;
@@ -256,12 +255,15 @@ int validation__run(const struct manifest *m, const json_t *base, const json_t *
 	r.b = malloc(MAX_VALUES * sizeof(double));
 	if (!r.v || !r.a || !r.b)
 		goto out_free;
-	r.v->test = "Welch's t (two-sided)";
+	compare_opts__init(&r.cmp);
+	r.cmp.alpha = o->alpha;
+	r.cmp.resamples = 200;	/* validate uses the p-value, not compare's bootstrap interval */
+	r.v->test = "Mann-Whitney U (two-sided)";
 	r.v->nr_lines = m->nr_metrics;
 	r.v->lines = calloc(m->nr_metrics ?: 1, sizeof(*r.v->lines));
 	if (!r.v->lines)
 		goto out_free;
-	ret = collect(&r, base, new);
+	ret = collect(&r, base, new) ?: adjust(r.v);
 	for (i = 0; !ret && i < r.v->nr_lines; i++)
 		ret = judge_line(&r, &r.v->lines[i]);
 	if (ret)

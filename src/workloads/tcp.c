@@ -74,15 +74,12 @@ static int tcp_parse(int argc, char **argv, void **cfgp, struct errbuf *err)
 					     &cfg->resp);
 			break;
 		case 'd':
-			ret = wl__parse_duration(err, "tcp", "--duration", optarg, 3600,
+			ret = wl__parse_duration(err, "tcp", "--duration", optarg, false, 3600,
 						 &cfg->duration_ns);
 			break;
 		case 'w':
-			if (!strcmp(optarg, "0"))
-				cfg->warmup_ns = 0;
-			else
-				ret = wl__parse_duration(err, "tcp", "--warmup", optarg, 3600,
-							 &cfg->warmup_ns);
+			ret = wl__parse_duration(err, "tcp", "--warmup", optarg, true, 3600,
+						 &cfg->warmup_ns);
 			break;
 		default:
 			ret = wl__bad_option(err, "tcp", argv, c);
@@ -179,14 +176,6 @@ static uint64_t tcp_total(struct tcp_conn *conns, size_t n)
 	return sum;
 }
 
-static void tcp_sleep(uint64_t ns)
-{
-	struct timespec ts = { (time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull) };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
-		;
-}
-
 static int tcp_run(const void *vcfg, struct phase *ph, json_t *metrics, struct errbuf *err)
 {
 	const struct tcp_cfg *cfg = vcfg;
@@ -194,7 +183,7 @@ static int tcp_run(const void *vcfg, struct phase *ph, json_t *metrics, struct e
 	struct tcp_conn *conns = calloc(n, sizeof(*conns));
 	struct sockaddr_in addr = { .sin_family = AF_INET };
 	socklen_t alen = sizeof(addr);
-	uint64_t t0, t1, x0, x1;
+	uint64_t t0 = 0, t1 = 1, x0 = 0, x1 = 0;
 	struct wl_tasks *t = NULL;
 	_Atomic int stop = 0;
 	int lfd, ret = 0, fds[2];
@@ -226,13 +215,13 @@ static int tcp_run(const void *vcfg, struct phase *ph, json_t *metrics, struct e
 	if (ret)
 		goto out_tasks;
 	wl_tasks__go(t, false);
-	tcp_sleep(cfg->warmup_ns);
+	wl__sleep_ns(cfg->warmup_ns);
 	ret = wl__phase_begin(ph, err);
 	if (ret)
 		goto out_stop;
 	t0 = now_ns();
 	x0 = tcp_total(conns, n);
-	tcp_sleep(cfg->duration_ns);
+	wl__sleep_ns(cfg->duration_ns);
 	x1 = tcp_total(conns, n);
 	t1 = now_ns();
 	ret = wl__phase_end(ph, err);

@@ -27,11 +27,14 @@ int wl__bad_option(struct errbuf *err, const char *wl, char **argv, int c);
 /* Parse @arg of option @opt as an integer in [min, max]; -EINVAL with a message otherwise. */
 int wl__parse_long(struct errbuf *err, const char *wl, const char *opt, const char *arg, long min,
 		   long max, long *out);
-/* Parse a duration ("2", "500ms") of option @opt, > 0 and <= @max_s seconds, into ns. */
+/* Parse a duration ("2", "500ms") of option @opt, > 0 (>= 0 if @zero_ok), <= @max_s s, in ns. */
 int wl__parse_duration(struct errbuf *err, const char *wl, const char *opt, const char *arg,
-		       double max_s, uint64_t *out);
+		       bool zero_ok, double max_s, uint64_t *out);
 /* Reject positional arguments left after getopt. */
 int wl__no_args(struct errbuf *err, const char *wl, int argc, char **argv);
+
+/* Sleep @ns on the monotonic clock, through signals. */
+void wl__sleep_ns(uint64_t ns);
 
 /* metrics[name] = { value, unit, better }; 0 or -ENOMEM. */
 int wl__metric(json_t *metrics, const char *name, double value, const char *unit,

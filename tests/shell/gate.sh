@@ -8,12 +8,12 @@ before=$data/prefetch-before.json after=$data/prefetch-after.json
 
 # the patch made things faster: no regression
 expect_rc 0 "$SCHEDLENS" gate "$before" "$after"
-grep -q '^gate: pass: 20 metrics tested, 0 regressions (mann-whitney u, holm-bonferroni at alpha 0.05, min effect 3%)$' "$TMP/out" || fail "pass line"
+grep -q '^gate: pass: 20 metrics tested, 0 regressions (mann-whitney u, holm-bonferroni at alpha 0.01, min effect 3%)$' "$TMP/out" || fail "pass line"
 grep -q "^improved 'pound-clock-gettime threads=128' cycles" "$TMP/out" || fail "improvements listed"
 
 # reverting it is a regression; the message names metric, effect, interval and test
 expect_rc 1 "$SCHEDLENS" gate --junit "$TMP/junit.xml" "$after" "$before"
-grep -qE "^REGRESSION 'pound-clock-gettime threads=128' cycles: median [0-9.e+]+ -> [0-9.e+]+, 1[0-9]\.[0-9]+% worse \(95% CI [0-9.]+% \.\. [0-9.]+% worse\); mann-whitney u \(exact\) p=[0-9.e-]+, holm-adjusted p=[0-9.e-]+ < alpha 0.05; n=10/10$" "$TMP/out" || fail "regression message"
+grep -qE "^REGRESSION 'pound-clock-gettime threads=128' cycles: median [0-9.e+]+ -> [0-9.e+]+, 1[0-9]\.[0-9]+% worse \(95% CI [0-9.]+% \.\. [0-9.]+% worse\); mann-whitney u \(exact\) p=[0-9.e-]+, holm-adjusted p=[0-9.e-]+ < alpha 0.01; n=10/10$" "$TMP/out" || fail "regression message"
 grep -q '^gate: FAIL: 20 metrics tested, ' "$TMP/out" || fail "fail line"
 # 12 threads changed by 1.74%: significant but under the minimum effect
 grep -q "threads=12' cycles" "$TMP/out" && fail "1.74% is below --min-effect 3%"

@@ -48,6 +48,22 @@ diff <(shape "$TMP/full.json") <(shape "$TMP/cut.json") || fail "resumed documen
 expect_rc 0 "$SCHEDLENS" run --suite "$TMP/tiny.json" -o "$TMP/cut.json" --resume
 diff <(shape "$TMP/full.json") <(shape "$TMP/cut.json") || fail "second resume changed the document"
 
+# Ctrl-C at a terminal: SIGINT to the whole process group, the workload's processes too
+if command -v setsid >/dev/null; then
+	setsid "$SCHEDLENS" run --suite "$TMP/tiny.json" -o "$TMP/pg.json" 2>"$TMP/pg.err" &
+	pid=$!
+	for _ in $(seq 1 200); do
+		[ -f "$TMP/pg.json" ] && [ "$(jq '[.entries[].iterations | length] | add // 0' "$TMP/pg.json" 2>/dev/null || echo 0)" -ge 5 ] && break
+		sleep 0.05
+	done
+	kill -INT -- -$pid
+	wait $pid
+	rc=$?
+	[ $rc -eq 130 ] || { cat "$TMP/pg.err"; fail "process-group interrupt exited $rc, expected 130"; }
+	expect_rc 0 "$SCHEDLENS" run --suite "$TMP/tiny.json" -o "$TMP/pg.json" --resume
+	diff <(shape "$TMP/full.json") <(shape "$TMP/pg.json") || fail "resumed after a group interrupt differs"
+fi
+
 # refusals
 expect_rc 2 "$SCHEDLENS" run --suite "$TMP/tiny.json" -o "$TMP/full.json"
 grep -q "exists: --resume continues it" "$TMP/err" || fail "overwrite refusal"

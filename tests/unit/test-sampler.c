@@ -191,6 +191,57 @@ START_TEST(test_live)
 }
 END_TEST
 
+/* follow one task: inherited per-CPU buffers, or per-thread buffers without inherit */
+static void follow(bool no_inherit)
+{
+	struct sampler_event ev = { .name = "sched:sched_switch" };
+	struct sampler_opts o = { .events = &ev, .nr_events = 1, .mmap_pages = 64,
+				  .no_inherit = no_inherit };
+	struct collect c = { 0 };
+	struct stream_ops ops = { .ctx = &c, .begin = c_begin, .sample = c_sample };
+	struct errbuf e = { "" };
+	struct sampler *s;
+	int go[2], i, status;
+	pid_t pid;
+	char b;
+
+	if (geteuid() != 0 || tracepoint__attr(NULL, ev.name, &ev.attr, &e)) {
+		fprintf(stderr, "skipped: %s\n", e.msg[0] ? e.msg : "needs root");
+		return;
+	}
+	ck_assert_int_eq(pipe(go), 0);
+	pid = fork();
+	if (pid == 0) {
+		close(go[1]);
+		if (read(go[0], &b, 1) != 1)
+			_exit(1);
+		for (i = 0; i < 20; i++)
+			usleep(1000);
+		_exit(0);
+	}
+	close(go[0]);
+	o.pid = pid;
+	s = sampler__new(&o, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	c.child = (uint32_t)pid;
+	ck_assert_int_eq(write(go[1], "g", 1), 1);
+	close(go[1]);
+	while (waitpid(pid, &status, WNOHANG) != pid)
+		ck_assert_int_eq(sampler__poll(s, 10, &ops), 0);
+	ck_assert_int_eq(sampler__drain(s, &ops), 0);
+	ck_assert_uint_ge(c.nr_switch, 20);
+	/* only the followed task's switches */
+	ck_assert_uint_eq(c.nr_switch, c.nr_samples);
+	sampler__delete(s);
+}
+
+START_TEST(test_follow_pid)
+{
+	follow(false);
+	follow(true);
+}
+END_TEST
+
 START_TEST(test_bad_opts)
 {
 	struct sampler_event ev = { .attr = { .type = PERF_TYPE_SOFTWARE,
@@ -221,6 +272,7 @@ int main(void)
 	tcase_add_test(tc, test_sample_id);
 	tcase_add_test(tc, test_tracepoint_errors);
 	tcase_add_test(tc, test_live);
+	tcase_add_test(tc, test_follow_pid);
 	tcase_add_test(tc, test_bad_opts);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -313,6 +313,21 @@ START_TEST(test_missing)
 	ck_assert_ptr_nonnull(strstr(schedan__warnings(f.a), "no ipi:ipi_send_cpu"));
 	ck_assert_ptr_nonnull(strstr(schedan__warnings(f.a), "no sched:sched_migrate_task"));
 	fake_exit(&f);
+	/* another kernel's file: this machine's kallsyms is not used for it */
+	{
+		struct schedan_opts o = { 0 };
+
+		fake_init_opts(&f, NR, &o);
+		f.info.os_release = "0.0.0-elsewhere";
+		ck_assert_int_eq(f.ops.begin(f.ops.ctx, &f.info), 0);
+		ck_assert_ptr_nonnull(strstr(schedan__warnings(f.a),
+					     "recorded on kernel 0.0.0-elsewhere"));
+		WAKE(&f, WAKING, 0, 10, 200, 101, 1);
+		IPI_(&f, 0, 11, 200, 1, 0xffffffff81000200ull);
+		SW(&f, 1, 20, 0, 0, 101);
+		ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_WAKELIST_IPI), 1);
+		fake_exit(&f);
+	}
 }
 END_TEST
 

@@ -203,7 +203,7 @@ START_TEST(test_ratio_of_counters)
 }
 END_TEST
 
-START_TEST(test_bonferroni)
+START_TEST(test_holm)
 {
 	static const char *const lines[] = { "i * time 1%" };
 	struct manifest *m = manifest_of(lines, 1);
@@ -213,12 +213,13 @@ START_TEST(test_bonferroni)
 	double p;
 	int i;
 
-	/* one row with p just under 0.05 alone; 20 null rows make it not significant */
+	/* one row with p just under 0.05 alone; with 20 null rows, Holm makes it not significant */
 	put(base, "e", "time", BETTER_LOWER, 10, 1.0, 0.05);
 	put(new, "e", "time", BETTER_LOWER, 10, 0.96, 0.05);
 	v = run(m, base, new, 0.05, 1);
 	p = v->rows[0].p;
 	ck_assert(p < 0.05 && p > 0.0025);
+	ck_assert(v->rows[0].p_adj == p);
 	ck_assert_int_eq(v->rows[0].status, VSTATUS_IMPROVED);
 	validation__delete(v);
 	for (i = 0; i < 20; i++) {
@@ -229,6 +230,7 @@ START_TEST(test_bonferroni)
 	v = run(m, base, new, 0.05, 1);
 	ck_assert_uint_eq(v->nr_tests, 21);
 	ck_assert(v->rows[0].p == p);
+	ck_assert(v->rows[0].p_adj == fmin(1, 21 * p));	/* the smallest p of 21: times 21 */
 	ck_assert(!v->rows[0].significant);
 	ck_assert_int_eq(v->verdict, VERDICT_NO_EFFECT);
 	validation__delete(v);
@@ -247,7 +249,7 @@ int main(void)
 	tcase_add_test(tc, test_guard_and_direction);
 	tcase_add_test(tc, test_untested_absent_unusable);
 	tcase_add_test(tc, test_ratio_of_counters);
-	tcase_add_test(tc, test_bonferroni);
+	tcase_add_test(tc, test_holm);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
