@@ -141,6 +141,7 @@ struct sym_line {
 	unsigned int line;
 	uint64_t addr;		/* lowest address seen for the line; the key without lines */
 	uint64_t nr_samples, period;
+	const char *inl;	/* the inlined function the line belongs to, or NULL */
 };
 
 struct sym_lines {
