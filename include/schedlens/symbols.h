@@ -141,6 +141,7 @@ struct sym_line {
 	unsigned int line;
 	uint64_t addr;		/* lowest address seen for the line; the key without lines */
 	uint64_t nr_samples, period;
+	const char *inl;	/* the inlined function the line belongs to, or NULL */
 };
 
 struct sym_lines {
@@ -221,9 +222,12 @@ int symrep__sample(struct symrep *r, const struct stream_sample *s, size_t idx,
 struct sym_stacks *symrep__rows(struct symrep *r, size_t idx, bool children);
 struct sym_stacks *symrep__paths(struct symrep *r);
 struct sym_stacks *symrep__folded(struct symrep *r);
-/* samples and period that landed on interrupt-enable instructions, the first such symbol */
+/*
+ * Samples and period that landed on interrupt-enable instructions, the first such symbol,
+ * and how many of those samples had a caller frame to move to.
+ */
 void symrep__skid(const struct symrep *r, uint64_t *samples, uint64_t *period,
-		  uint64_t *total_period, const char **sym);
+		  uint64_t *total_period, const char **sym, uint64_t *with_caller);
 /* Split a label in place into @f (up to @max keys); returns how many. */
 size_t symrep__split(char *label, char **f, size_t max);
 

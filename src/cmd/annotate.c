@@ -37,7 +37,7 @@ struct annotate_ctx {
 static int ann_begin(void *ctx, const struct stream_info *info)
 {
 	struct annotate_ctx *a = ctx;
-	struct symbols_config cfg = { .lines = !a->o->addresses, .inlines = false };
+	struct symbols_config cfg = { .lines = !a->o->addresses, .inlines = !a->o->addresses };
 	char kbuf[4096];
 
 	cfg.symfs = a->o->symfs;
@@ -130,9 +130,10 @@ static void print_lines(struct annotate_ctx *a)
 		} else {
 			snprintf(where, sizeof(where), "0x%llx", (unsigned long long)e->addr);
 		}
-		printf("%c %7.2f%% %7.2f%% %8llu   %-28s %s\n",
+		printf("%c %7.2f%% %7.2f%% %8llu   %-28s %s%s%s%s\n",
 		       share >= o->hot_pct || !i ? '*' : ' ', share, pct(w, tw),
-		       (unsigned long long)e->nr_samples, where, src + strspn(src, " \t"));
+		       (unsigned long long)e->nr_samples, where, src + strspn(src, " \t"),
+		       e->inl ? "   [inlined " : "", e->inl ? e->inl : "", e->inl ? "]" : "");
 	}
 }
 

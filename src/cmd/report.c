@@ -335,7 +335,7 @@ static int dso_note(void *ctx, struct sym_dso *d)
 
 static void print_notes(struct report *r)
 {
-	uint64_t ns, period, total;
+	uint64_t ns, period, total, moved;
 	const char *sym;
 
 	if (r->note[0])
@@ -343,16 +343,17 @@ static void print_notes(struct report *r)
 	if (!r->symrep)
 		return;
 	symbols__for_each_dso(r->syms, dso_note, r);
-	symrep__skid(r->symrep, &ns, &period, &total, &sym);
+	symrep__skid(r->symrep, &ns, &period, &total, &sym, &moved);
 	if (ns && !r->o->sym.skid_caller)
 		note(r, "%.2f%% of the period landed on interrupt-enable instructions (%s and "
 			"the like): sampling skid, as with hrtimer sampling in a VM; --skid-caller "
-			"attributes it to the caller frame (needs callchains: record -g)",
-		     total ? 100.0 * period / total : 0.0, sym);
+			"attributes it to the caller frame%s",
+		     total ? 100.0 * period / total : 0.0, sym,
+		     moved ? "" : " (needs callchains: record -g)");
 	else if (ns)
-		note(r, "%llu samples on interrupt-enable instructions (%s and the like) "
-			"attributed to their caller frame where the callchain has one",
-		     (unsigned long long)ns, sym);
+		note(r, "%llu of %llu samples on interrupt-enable instructions (%s and the like) "
+			"attributed to their caller frame (the rest had no callchain)",
+		     (unsigned long long)moved, (unsigned long long)ns, sym);
 }
 
 static void print_paths(struct report *r, const char *label, uint64_t tp)
@@ -485,7 +486,10 @@ static int print_report(struct report *r, const struct stream_stats *st)
 	if (!r->o->sep)
 		printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)st->nr_lost);
 	for (i = 0; i < r->nr; i++) {
-		if (!hist__total_samples(r->hists[i]) && r->o->sep)
+		const struct perf_event_attr *a = &r->info->evsels[i].attr;
+		bool dummy = a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
+
+		if (!hist__total_samples(r->hists[i]) && (r->o->sep || dummy))
 			continue;
 		if (r->symrep && r->o->sym.labels)
 			print_labels(r, i);

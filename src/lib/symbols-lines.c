@@ -133,6 +133,7 @@ int sym_lines__add(struct sym_lines *l, const struct sym_loc *loc, uint64_t peri
 		e->srcfile = loc->srcfile;
 		e->line = loc->srcfile ? loc->line : 0;
 		e->addr = loc->addr;
+		e->inl = loc->inl;
 	}
 	if (loc->addr < e->addr)
 		e->addr = loc->addr;

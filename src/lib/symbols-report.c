@@ -16,7 +16,7 @@ struct symrep {
 	bool chains;
 	struct sym_stacks **self, **children;	/* per event, by label */
 	struct sym_stacks *paths, *folded;
-	uint64_t skid_samples, skid_period, total_period;
+	uint64_t skid_samples, skid_period, total_period, skid_with_caller;
 	const char *skid_sym;
 	struct sym_loc frames[MAX_FRAMES];
 	const char *names[MAX_FRAMES];
@@ -201,6 +201,7 @@ int symrep__sample(struct symrep *r, const struct stream_sample *s, size_t idx,
 		r->skid_period += s->period;
 		if (!r->skid_sym)
 			r->skid_sym = r->frames[0].sym;
+		r->skid_with_caller += r->chains ? nf > 1 : s->nr_callchain > 2;
 		while (r->cfg.skid_caller && nf > 1 && symbols__is_skid(r->frames[0].sym))
 			memmove(r->frames, r->frames + 1, --nf * sizeof(r->frames[0]));
 	}
@@ -241,8 +242,9 @@ struct sym_stacks *symrep__folded(struct symrep *r)
 }
 
 void symrep__skid(const struct symrep *r, uint64_t *samples, uint64_t *period,
-		  uint64_t *total_period, const char **sym)
+		  uint64_t *total_period, const char **sym, uint64_t *with_caller)
 {
+	*with_caller = r->skid_with_caller;
 	*samples = r->skid_samples;
 	*period = r->skid_period;
 	*total_period = r->total_period;

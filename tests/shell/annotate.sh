@@ -28,6 +28,10 @@ echo "hotline.c:$hot: schedlens $ours%, perf $theirs%"
 awk -v a="$ours" -v b="$theirs" 'BEGIN { d = a - b; exit !(d <= 1 && d >= -1) }' ||
 	fail "share $ours% differs from perf's $theirs% by more than 1 point"
 
+# lines of an inlined function are marked with it (build_ring is static and called once)
+expect_rc 0 "$SCHEDLENS" annotate main -i "$TMP/hl.data"
+grep -q 'hotline.c:[0-9]* .*\[inlined build_ring\]' "$TMP/out" || { cat "$TMP/out"; fail "no inlined lines"; }
+
 # per address where lines are not asked for; by sample count
 expect_rc 0 "$SCHEDLENS" annotate chase -i "$TMP/hl.data" --addresses -n
 grep -v '^#' "$TMP/out" | head -1 | grep -q ' 0x[0-9a-f]' || fail "no per-address rows"

@@ -374,6 +374,56 @@ START_TEST(test_kernel_kallsyms)
 }
 END_TEST
 
+START_TEST(test_kernel_vmlinux)
+{
+	const char *src = "/tmp/test-symbols-vmlinux.c", *elf = "/tmp/test-symbols-vmlinux";
+	struct symbols_config cfg = { .lines = true, .vmlinux = elf };
+	struct stream_mmap km = { .pid = (uint32_t)-1, .misc = PERF_RECORD_MISC_KERNEL,
+				  .filename = "[kernel.kallsyms]_text" };
+	unsigned long long vtext = 0, vfn = 0, a;
+	const uint64_t shift = 0x2000000;	/* KASLR */
+	struct symbols *s;
+	struct sym_loc loc;
+	char line[256], name[128];
+	FILE *f = fopen(src, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs("void _text(void) {}\n"
+	      "__attribute__((noinline)) int update_curr(int x) { return x * 7; }\n"
+	      "int main(void) { return update_curr(3); }\n", f);
+	fclose(f);
+	ck_assert_int_eq(system("gcc -g -O1 -no-pie -o /tmp/test-symbols-vmlinux "
+				"/tmp/test-symbols-vmlinux.c"), 0);
+	f = popen("nm /tmp/test-symbols-vmlinux", "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %*s %127s", &a, name) == 2) {
+			if (!strcmp(name, "_text"))
+				vtext = a;
+			if (!strcmp(name, "update_curr"))
+				vfn = a;
+		}
+	pclose(f);
+	ck_assert(vtext && vfn);
+	km.start = km.pgoff = vtext + shift;
+	km.len = 0x1000000;
+	s = symbols__new(&cfg, NULL);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_int_eq(symbols__mmap(s, &km), 0);
+	symbols__resolve(s, 0, vfn + shift + 1, PERF_RECORD_MISC_KERNEL, SYM_LINES, &loc);
+	ck_assert_ptr_nonnull(loc.sym);
+	ck_assert_str_eq(loc.sym, "update_curr");
+	ck_assert_uint_eq(loc.sym_start, vfn + shift);
+	ck_assert_ptr_nonnull(loc.srcfile);
+	ck_assert_str_eq(loc.srcfile, src);
+	ck_assert_uint_eq(loc.line, 2);
+	ck_assert_int_eq(sym_dso__status(loc.dso), SYM_DSO_OK);
+	symbols__delete(s);
+	unlink(src);
+	unlink(elf);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("symbols");
@@ -395,6 +445,7 @@ int main(void)
 	tcase_add_test(tc, test_lines_attribution);
 	tcase_add_test(tc, test_focus);
 	tcase_add_test(tc, test_kernel_kallsyms);
+	tcase_add_test(tc, test_kernel_vmlinux);
 	tcase_add_test(tc, test_stacks_and_names);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
