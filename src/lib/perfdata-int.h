@@ -42,16 +42,18 @@ struct pd_chunk {
 };
 
 struct pd_qent {
-	uint64_t time, seq;
+	uint64_t time;
 	const struct perf_event_header *rec;
 	struct pd_chunk *chunk;
 	uint64_t off;
 };
 
 struct pd_queue {
-	struct pd_qent *heap;
+	struct pd_qent *v;		/* arrival order, as sorted runs */
 	size_t nr, alloc, limit;
-	uint64_t seq, max_time, next_flush;
+	size_t *cur, cur_alloc;		/* merge: run cursors, then the heap of runs */
+	size_t *runs, nr_runs, runs_alloc;	/* where each run starts */
+	uint64_t last, max_time, next_flush;
 };
 
 struct perf_file {

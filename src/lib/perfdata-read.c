@@ -14,7 +14,7 @@
 
 #include "perfdata-int.h"
 
-#define PIPE_CHUNK	(1u << 20)
+#define PIPE_CHUNK	(256u << 10)
 #define DECOMP_MAX	(1ull << 30)
 
 int pd_bad(struct perf_file *f, uint64_t off, const char *fmt, ...)
@@ -130,7 +130,7 @@ static int decompress(struct perf_file *f, const struct perf_event_header *h, ui
 		memcpy(c->data, f->decomp_rem, f->decomp_rem_len);
 	out_len = f->decomp_rem_len;
 	in = (ZSTD_inBuffer){ src, src_len, 0 };
-	while (in.pos < in.size) {
+	for (;;) {
 		ZSTD_outBuffer out = { c->data, cap, out_len };
 		size_t r = ZSTD_decompressStream(f->zstd, &out, &in);
 
@@ -139,7 +139,10 @@ static int decompress(struct perf_file *f, const struct perf_event_header *h, ui
 			return pd_bad(f, off, "cannot decompress: %s", ZSTD_getErrorName(r));
 		}
 		out_len = out.pos;
-		if (out_len == cap && in.pos < in.size) {
+		/* done when the input is used up and zstd had room to flush everything */
+		if (in.pos == in.size && out_len < cap)
+			break;
+		if (out_len == cap) {
 			struct pd_chunk *n;
 
 			if (cap * 2 > DECOMP_MAX) {
