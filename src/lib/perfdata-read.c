@@ -587,6 +587,7 @@ static int open_file_mode(struct perf_file *f)
 
 static int map_file(struct perf_file *f)
 {
+	uint64_t magic = 0;
 	struct stat st;
 
 	if (fstat(f->fd, &st))
@@ -594,13 +595,16 @@ static int map_file(struct perf_file *f)
 	if (!S_ISREG(st.st_mode) || !st.st_size)
 		return 1;
 	f->file_size = st.st_size;
-	f->map = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, f->fd, 0);
+	/* big-endian files get their record headers swapped in place: a private copy */
+	if (pread(f->fd, &magic, 8, 0) == 8 && magic == PERF_MAGIC2_SW)
+		f->map = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, f->fd, 0);
+	else
+		f->map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, f->fd, 0);
 	if (f->map == MAP_FAILED) {
 		f->map = NULL;
 		return err__set(f->err, -errno, "cannot map '%s': %s", f->path, strerror(errno));
 	}
 	f->map_len = st.st_size;
-	madvise((void *)f->map, f->map_len, MADV_SEQUENTIAL);
 	return 0;
 }
 
