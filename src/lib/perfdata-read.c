@@ -64,7 +64,8 @@ static int begin(struct perf_file *f)
 	if (f->begun)
 		return 0;
 	f->begun = true;
-	pd_evsels_finish(f);
+	if (f->pipe)	/* file mode finished its events at open: pointers stay valid */
+		pd_evsels_finish(f);
 	if (f->nr_evsels && !f->info.evsels)
 		return -ENOMEM;
 	f->info.tep = f->tep;
