@@ -3,6 +3,7 @@
 # Installs what schedlens needs to build and test, idempotently:
 #   - Debian packages (skipped when all are present)
 #   - libperf and libapi, built from Debian's linux-source-6.1 into build/deps (not committed)
+#   - tracefs mounted at /sys/kernel/tracing when it is not (as root)
 # Usage: scripts/deps.sh [--no-apt]
 set -euo pipefail
 
@@ -10,7 +11,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 prefix="$top/build/deps"
 pkgs=(build-essential libtraceevent-dev libdw-dev libelf-dev libpfm4-dev libjansson-dev
       libgsl-dev libzstd-dev check pkg-config linux-source-6.1 gnuplot-nox xz-utils
-      linux-perf rt-tests clang libclang-rt-14-dev patch)
+      linux-perf rt-tests clang libclang-rt-14-dev patch librsvg2-bin jq python3)
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -21,6 +22,13 @@ if [ "${1:-}" != --no-apt ] && [ ${#missing[@]} -gt 0 ]; then
 	if [ "$(id -u)" -ne 0 ]; then sudo=sudo; else sudo=; fi
 	$sudo apt-get update -q >/dev/null
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# tracefs: the sched:* and ipi:* tracepoints live there; a fresh machine may not mount it
+if [ ! -e /sys/kernel/tracing/events ] && [ "$(id -u)" -eq 0 ]; then
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null &&
+		echo "deps: mounted tracefs at /sys/kernel/tracing" >&2 ||
+		echo "deps: cannot mount tracefs at /sys/kernel/tracing: tracepoint tests will skip" >&2
 fi
 
 if [ -f "$prefix/lib/libperf.a" ] && [ -f "$prefix/lib/libapi.a" ] && [ -f "$prefix/include/perf/evlist.h" ]; then

@@ -11,11 +11,18 @@ static const struct command {
 	const char *summary;
 } commands[] = {
 	{ "stat", cmd_stat, "count events over a workload, with repeats and dispersion" },
+	{ "record", cmd_record, "sample an event with callchains into perf.data" },
+	{ "report", cmd_report, "histograms, stats and header of a perf.data file" },
+	{ "annotate", cmd_annotate, "share of a function's samples per source line" },
+	{ "script", cmd_script, "print the records of a perf.data file, one per line" },
+	{ "sched", cmd_sched, "wakeup latency and paths, IPIs, migrations from sched tracepoints" },
+	{ "bench", cmd_bench, "run a built-in scheduler workload" },
+	{ "run", cmd_run, "run a suite of workloads into a results document" },
+	{ "compare", cmd_compare, "compare results documents: tables, plots" },
+	{ "gate", cmd_gate, "pass or fail NEW against BASE (exit 0, 1 regression, 2 unusable)" },
+	{ "validate", cmd_validate, "judge a kernel-patches/ series on before/after results" },
 	{ "list", cmd_list, "list events this machine counts, or another machine's map" },
 	{ "version", cmd_version, "print the version" },
-	{ "bench", cmd_bench, "run a built-in scheduler workload" },
-	{ "report", cmd_report, "histograms, stats and header of a perf.data file" },
-	{ "script", cmd_script, "print the records of a perf.data file, one per line" },
 };
 
 static void usage(FILE *f)

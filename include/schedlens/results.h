@@ -20,6 +20,10 @@
  * }
  * An iteration may hold more keys beside "values" (e.g. "counters" with raw counts, enabled
  * and running times, "exit_status", "vmstat"); readers ignore keys they do not know.
+ * Optional keys `run` writes and `compare`/`gate` read: an entry's "group" (the table it
+ * belongs to; default its workload), a metric's "gate": true (judged by `gate` by default),
+ * an iteration's "loadavg" (the 1-minute load average when it started), and the document's
+ * "run": { "suite", "description", "iterations", "resumed", "unsupported_events" }.
  */
 #ifndef SCHEDLENS_RESULTS_H
 #define SCHEDLENS_RESULTS_H

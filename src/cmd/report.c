@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +13,10 @@
 #include <time.h>
 
 #include "schedlens/commands.h"
+#include "schedlens/focus.h"
 #include "schedlens/hist.h"
 #include "schedlens/perfdata.h"
+#include "schedlens/symbols.h"
 #include "schedlens/threads.h"
 #include "schedlens/util.h"
 
@@ -23,6 +26,11 @@ struct report_opts {
 	enum hist_sort sorts[HIST_SORT_MAX];
 	size_t nr_sorts;
 	const char *sep;		/* -t: machine-readable fields */
+	/* symbols: the sort keys again with srcline, and what goes through callchains */
+	struct symrep_config sym;
+	const char *symfs, *kallsyms, *vmlinux, *focus;
+	bool no_symbols;
+	double percent_limit;
 };
 
 struct report {
@@ -33,8 +41,67 @@ struct report {
 	uint64_t *lost;			/* LOST_SAMPLES per event */
 	size_t nr;
 	const char *unknown;		/* interned "[unknown]" */
+	struct perf_file *f;
+	struct symbols *syms;		/* NULL with --no-symbols */
+	struct symrep *symrep;
+	struct focus *focus;
+	char note[256];			/* what schedlens record noted in the file */
 	uint16_t misc;			/* header.misc of the record being delivered */
 };
+
+static int sym_begin(struct report *r, const struct stream_info *info)
+{
+	const struct report_opts *o = r->o;
+	struct symbols_config cfg = { .symfs = o->symfs, .vmlinux = o->vmlinux };
+	struct symrep_config sc = o->sym;
+	char kbuf[4096];
+	size_t i;
+
+	symbols__record_note(info->cmdline, r->note, sizeof(r->note));
+	if (o->no_symbols)
+		return 0;
+	for (i = 0; i < sc.nr_keys; i++)
+		cfg.lines |= sc.keys[i] == SYMREP_SRCLINE;
+	cfg.kallsyms = symbols__pick_kallsyms(o->input, o->kallsyms, info->os_release, kbuf,
+					      sizeof(kbuf));
+	cfg.elsewhere = !o->symfs && symbols__recorded_elsewhere(info->hostname, info->os_release);
+	sc.nr_events = info->nr_evsels;
+	sc.focus = r->focus;
+	r->syms = symbols__new(&cfg, NULL);
+	r->symrep = r->syms ? symrep__new(r->syms, &sc) : NULL;
+	if (!r->symrep)
+		return -ENOMEM;
+	for (i = 0; r->f && i < perf_file__header(r->f)->nr_build_ids; i++) {
+		const struct perf_build_id *b = &perf_file__header(r->f)->build_ids[i];
+
+		if (symbols__build_id(r->syms, b->filename, b->id, b->size))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* the symbol of the frame symrep attributes @s to; the map again if the skid rule moved it */
+static int sym_sample(struct report *r, const struct stream_sample *s, struct taddr *al,
+		      struct hist_key *k)
+{
+	const struct sym_loc *self;
+	int ret;
+
+	ret = symrep__sample(r->symrep, s, s->evsel->idx, al->comm, &self);
+	if (ret)
+		return ret;
+	if (self->ip != s->ip) {
+		ret = threads__resolve(r->threads, s->pid, s->tid,
+				       self->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
+				       self->ip, al);
+		k->dso = al->map ? al->map->dso : r->unknown;
+		k->addr = al->addr;
+		k->level = al->level;
+	}
+	k->sym = self->sym;
+	k->sym_name = self->sym;
+	return ret;
+}
 
 static int rep_begin(void *ctx, const struct stream_info *info)
 {
@@ -52,7 +119,7 @@ static int rep_begin(void *ctx, const struct stream_info *info)
 		if (!r->hists[i])
 			return -ENOMEM;
 	}
-	return 0;
+	return sym_begin(r, info);
 }
 
 static int rep_sample(void *ctx, const struct stream_sample *s)
@@ -74,6 +141,8 @@ static int rep_sample(void *ctx, const struct stream_sample *s)
 	k.pid = s->pid;
 	k.tid = s->tid;
 	k.cpu = s->cpu;
+	if (r->symrep && (ret = sym_sample(r, s, &al, &k)))
+		return ret;
 	return hist__add(r->hists[s->evsel->idx], &k, s->period);
 }
 
@@ -82,6 +151,8 @@ static int rep_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm, boo
 {
 	struct report *r = ctx;
 
+	if (r->syms && exec && pid == tid && symbols__exec(r->syms, pid))
+		return -ENOMEM;
 	return threads__comm(r->threads, pid, tid, comm, exec);
 }
 
@@ -89,6 +160,8 @@ static int rep_mmap(void *ctx, const struct stream_mmap *m)
 {
 	struct report *r = ctx;
 
+	if (r->syms && symbols__mmap(r->syms, m))
+		return -ENOMEM;
 	return threads__mmap(r->threads, m);
 }
 
@@ -96,6 +169,8 @@ static int rep_task(void *ctx, const struct stream_task *t)
 {
 	struct report *r = ctx;
 
+	if (r->syms && t->fork && symbols__fork(r->syms, t->pid, t->ppid))
+		return -ENOMEM;
 	return threads__task(r->threads, t, r->misc);
 }
 
@@ -211,6 +286,8 @@ static void print_hist(struct report *r, size_t idx)
 		double pp = tp ? 100.0 * v[i].period / tp : 0;
 		double sp = ts ? 100.0 * v[i].nr_samples / ts : 0;
 
+		if (pp < o->percent_limit)
+			continue;
 		if (o->sep)
 			printf("%s%s%.4f%s%.4f", r->info->evsels[idx].name, o->sep, pp, o->sep, sp);
 		else
@@ -225,15 +302,196 @@ static void print_hist(struct report *r, size_t idx)
 		printf("\n\n");
 }
 
+static void note(const struct report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* with -t or --folded stdout holds data only: notes go to stderr */
+static void note(const struct report *r, const char *fmt, ...)
+{
+	bool data_only = r->o->sep || r->o->sym.folded;
+	FILE *f = data_only ? stderr : stdout;
+	va_list ap;
+
+	fputs(data_only ? "schedlens report: note: " : "# note: ", f);
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+}
+
+static int dso_note(void *ctx, struct sym_dso *d)
+{
+	struct report *r = ctx;
+	enum sym_dso_status st = sym_dso__status(d);
+	bool lines = false;
+	size_t i;
+
+	for (i = 0; i < r->o->sym.nr_keys; i++)
+		lines |= r->o->sym.keys[i] == SYMREP_SRCLINE;
+	if (st != SYM_DSO_OK && (st != SYM_DSO_KALLSYMS || lines))
+		note(r, "%s: %s", sym_dso__name(d), sym_dso__status_str(st));
+	return 0;
+}
+
+static void print_notes(struct report *r)
+{
+	uint64_t ns, period, total;
+	const char *sym;
+
+	if (r->note[0])
+		note(r, "%s", r->note);
+	if (!r->symrep)
+		return;
+	symbols__for_each_dso(r->syms, dso_note, r);
+	symrep__skid(r->symrep, &ns, &period, &total, &sym);
+	if (ns && !r->o->sym.skid_caller)
+		note(r, "%.2f%% of the period landed on interrupt-enable instructions (%s and "
+			"the like): sampling skid, as with hrtimer sampling in a VM; --skid-caller "
+			"attributes it to the caller frame (needs callchains: record -g)",
+		     total ? 100.0 * period / total : 0.0, sym);
+	else if (ns)
+		note(r, "%llu samples on interrupt-enable instructions (%s and the like) "
+			"attributed to their caller frame where the callchain has one",
+		     (unsigned long long)ns, sym);
+}
+
+static void print_paths(struct report *r, const char *label, uint64_t tp)
+{
+	const struct sym_stack *v;
+	size_t n, i, len = strlen(label), shown = 0;
+
+	v = sym_stacks__sorted(symrep__paths(r->symrep), &n);
+	for (i = 0; i < n && shown < 8; i++) {
+		if (strncmp(v[i].key, label, len) || v[i].key[len] != SYMREP_PATH_SEP)
+			continue;
+		printf("            |--%.2f%%-- %s\n", tp ? 100.0 * v[i].period / tp : 0.0,
+		       v[i].key + len + 1);
+		shown++;
+	}
+	if (shown)
+		printf("\n");
+}
+
+static const char *key_title(enum symrep_key k)
+{
+	static const char *const t[] = { "Command", "Shared Object", "Symbol", "Pid", "CPU",
+					 "Source:Line" };
+
+	return t[k];
+}
+
+/* rows by label: source lines, --children (children and self shares), -g call paths */
+static void print_labels(struct report *r, size_t idx)
+{
+	const struct report_opts *o = r->o;
+	bool children = o->sym.children;
+	struct sym_stacks *self = symrep__rows(r->symrep, idx, false);
+	uint64_t tp = hist__total_period(r->hists[idx]), ts = hist__total_samples(r->hists[idx]);
+	size_t n, i, j, nk, w[SYMREP_MAX_KEYS] = { 0 };
+	char *f[SYMREP_MAX_KEYS], lab[1024];
+	const struct sym_stack *v;
+
+	v = sym_stacks__sorted(symrep__rows(r->symrep, idx, children), &n);
+	for (j = 0; j < o->sym.nr_keys; j++)
+		w[j] = strlen(key_title(o->sym.keys[j]));
+	for (i = 0; i < n; i++) {
+		snprintf(lab, sizeof(lab), "%s", v[i].key);
+		nk = symrep__split(lab, f, SYMREP_MAX_KEYS);
+		for (j = 0; j < nk; j++)
+			w[j] = strlen(f[j]) > w[j] ? strlen(f[j]) : w[j];
+	}
+	if (!o->sep) {
+		printf("# Samples: %llu  of event '%s'\n", (unsigned long long)ts,
+		       r->info->evsels[idx].name);
+		printf("# Event count (approx.): %llu\n#\n", (unsigned long long)tp);
+		printf(children ? "#  Children      Self" : "# Overhead   Samples");
+		for (j = 0; j < o->sym.nr_keys; j++)
+			printf("  %-*s", (int)w[j], key_title(o->sym.keys[j]));
+		printf("\n#\n");
+	}
+	for (i = 0; i < n; i++) {
+		double pp = tp ? 100.0 * v[i].period / tp : 0;
+		double sp = ts ? 100.0 * v[i].nr_samples / ts : 0;
+
+		if (children) {
+			const struct sym_stack *e = sym_stacks__get(self, v[i].key);
+
+			sp = tp && e ? 100.0 * e->period / tp : 0;
+		}
+		if (pp < o->percent_limit)
+			continue;
+		if (o->sep)
+			printf("%s%s%.4f%s%.4f", r->info->evsels[idx].name, o->sep, pp, o->sep, sp);
+		else
+			printf(children ? "%10.2f%% %8.2f%%" : "%9.2f%% %8.2f%%", pp, sp);
+		snprintf(lab, sizeof(lab), "%s", v[i].key);
+		nk = symrep__split(lab, f, SYMREP_MAX_KEYS);
+		for (j = 0; j < nk; j++)
+			printf("%s%-*s", o->sep ?: "  ", o->sep || j + 1 == nk ? 0 : (int)w[j], f[j]);
+		putchar('\n');
+		if (symrep__paths(r->symrep) && !o->sep)
+			print_paths(r, v[i].key, tp);
+	}
+	if (!o->sep)
+		printf("\n\n");
+}
+
+static void print_focus(struct report *r)
+{
+	const struct focus_row *rows;
+	struct focus_row any;
+	uint64_t ns, tp;
+	size_t n = focus__rows(r->focus, &rows), i;
+
+	focus__totals(r->focus, &any, &ns, &tp);
+	printf("# focus '%s': %zu functions; shares of all %llu samples, by period\n",
+	       r->o->focus, n, (unsigned long long)ns);
+	printf("# self: taken in the function; through: its callchain passes through it\n#\n");
+	printf("#     Self   Through   Samples  Function\n");
+	for (i = 0; i <= n; i++) {
+		const struct focus_row *e = i < n ? &rows[i] : &any;
+
+		if (i < n && !e->through_samples)
+			continue;
+		printf("%9.2f%% %8.2f%% %9llu  %s\n", tp ? 100.0 * e->self_period / tp : 0.0,
+		       tp ? 100.0 * e->through_period / tp : 0.0,
+		       (unsigned long long)e->through_samples, e->name);
+	}
+}
+
+static void print_folded(struct report *r)
+{
+	const struct sym_stack *v;
+	size_t n, i;
+
+	v = sym_stacks__sorted(symrep__folded(r->symrep), &n);
+	for (i = 0; i < n; i++)
+		printf("%s %llu\n", v[i].key, (unsigned long long)v[i].nr_samples);
+}
+
 static int print_report(struct report *r, const struct stream_stats *st)
 {
 	size_t i;
 
+	print_notes(r);
+	if (r->o->sym.folded) {
+		print_folded(r);
+		return 0;
+	}
+	if (r->focus) {
+		print_focus(r);
+		return 0;
+	}
 	if (!r->o->sep)
 		printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)st->nr_lost);
-	for (i = 0; i < r->nr; i++)
-		if (hist__total_samples(r->hists[i]) || !r->o->sep)
+	for (i = 0; i < r->nr; i++) {
+		if (!hist__total_samples(r->hists[i]) && r->o->sep)
+			continue;
+		if (r->symrep && r->o->sym.labels)
+			print_labels(r, i);
+		else
 			print_hist(r, i);
+	}
 	return 0;
 }
 
@@ -464,9 +722,14 @@ static int run_report(const struct report_opts *o)
 		free(sc.lost);
 		goto out_err;
 	}
+	r.f = f;
 	r.threads = threads__new();
 	if (!r.threads || !(r.unknown = threads__intern(r.threads, "[unknown]"))) {
 		ret = -ENOMEM;
+		goto out_free;
+	}
+	if (o->focus && !(r.focus = focus__load(o->focus, SCHEDLENS_DATADIR, &err))) {
+		ret = -ENOENT;
 		goto out_free;
 	}
 	ops = (struct stream_ops){ .ctx = &r, .begin = rep_begin, .sample = rep_sample,
@@ -481,6 +744,9 @@ out_free:
 	free(r.hists);
 	free(r.lost);
 	threads__delete(r.threads);
+	symrep__delete(r.symrep);
+	symbols__delete(r.syms);
+	focus__delete(r.focus);
 out_err:
 	perf_file__delete(f);
 	if (fflush(stdout))
@@ -497,7 +763,57 @@ static void usage(FILE *fp)
 		    "  -s, --sort KEYS     comma-separated: comm, dso, sym, pid, cpu (default comm,dso,sym)\n"
 		    "      --stats         record counts by type and samples per event\n"
 		    "      --header        the header and feature sections\n"
-		    "  -t, --field-separator SEP  one line per entry: event, %%period, %%samples, keys\n");
+		    "  -t, --field-separator SEP  one line per entry: event, %%period, %%samples, keys\n"
+		    "      --percent-limit P  hide entries below P%%\n"
+		    "symbols: sort keys sym and srcline; user DSOs through libdwfl, the kernel through\n"
+		    "FILE.kallsyms, /proc/kallsyms when recorded on this kernel, or --kallsyms\n"
+		    "      --symfs DIR     look for DSOs and debug files under DIR\n"
+		    "      --kallsyms FILE kernel symbols from FILE\n"
+		    "      --vmlinux FILE  kernel symbols and lines from a debug vmlinux\n"
+		    "      --no-symbols    addresses only\n"
+		    "      --children      add each sample to every function of its callchain\n"
+		    "  -g, --call-graph M  caller, callee or none: call paths under each entry\n"
+		    "      --folded        collapsed stacks (comm;outer;...;inner COUNT), flame graphs\n"
+		    "      --focus LIST    self and through-callchain shares of a function list\n"
+		    "                      ('sched', or a file of names)\n"
+		    "      --skid-caller   samples on interrupt-enable instructions go to the caller\n");
+}
+
+static int parse_graph(const char *arg, enum symrep_graph *g)
+{
+	if (!strcmp(arg, "caller"))
+		*g = SYMREP_GRAPH_CALLER;
+	else if (!strcmp(arg, "callee"))
+		*g = SYMREP_GRAPH_CALLEE;
+	else if (!strcmp(arg, "none"))
+		*g = SYMREP_GRAPH_NONE;
+	else {
+		fprintf(stderr, "schedlens report: '%s' is not caller, callee or none\n", arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* the sort keys for symrep: the hist keys in order, srcline among them */
+static int add_key(struct report_opts *o, const char *tok, int hs)
+{
+	if (o->sym.nr_keys >= SYMREP_MAX_KEYS)
+		return -EINVAL;
+	if (!strcmp(tok, "srcline"))
+		o->sym.keys[o->sym.nr_keys++] = SYMREP_SRCLINE;
+	else if (hs == HIST_SORT_COMM)
+		o->sym.keys[o->sym.nr_keys++] = SYMREP_COMM;
+	else if (hs == HIST_SORT_DSO)
+		o->sym.keys[o->sym.nr_keys++] = SYMREP_DSO;
+	else if (hs == HIST_SORT_SYM)
+		o->sym.keys[o->sym.nr_keys++] = SYMREP_SYM;
+	else if (hs == HIST_SORT_PID)
+		o->sym.keys[o->sym.nr_keys++] = SYMREP_PID;
+	else if (hs == HIST_SORT_CPU)
+		o->sym.keys[o->sym.nr_keys++] = SYMREP_CPU;
+	else
+		return -EINVAL;
+	return 0;
 }
 
 int cmd_report(int argc, char **argv)
@@ -509,6 +825,16 @@ int cmd_report(int argc, char **argv)
 		{ "header", no_argument, NULL, 'H' },
 		{ "header-only", no_argument, NULL, 'H' },
 		{ "field-separator", required_argument, NULL, 't' },
+		{ "symfs", required_argument, NULL, 1000 },
+		{ "kallsyms", required_argument, NULL, 1001 },
+		{ "vmlinux", required_argument, NULL, 1002 },
+		{ "no-symbols", no_argument, NULL, 1003 },
+		{ "children", no_argument, NULL, 1004 },
+		{ "call-graph", required_argument, NULL, 'g' },
+		{ "percent-limit", required_argument, NULL, 1005 },
+		{ "folded", no_argument, NULL, 1006 },
+		{ "focus", required_argument, NULL, 1007 },
+		{ "skid-caller", no_argument, NULL, 1008 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -518,7 +844,7 @@ int cmd_report(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:t:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:t:g:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o.input = optarg;
@@ -534,6 +860,41 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 't':
 			o.sep = optarg;
+			break;
+		case 1000:
+			o.symfs = optarg;
+			break;
+		case 1001:
+			o.kallsyms = optarg;
+			break;
+		case 1002:
+			o.vmlinux = optarg;
+			break;
+		case 1003:
+			o.no_symbols = true;
+			break;
+		case 1004:
+			o.sym.children = true;
+			break;
+		case 'g':
+			if (parse_graph(optarg, &o.sym.graph))
+				return 2;
+			break;
+		case 1005:
+			if (parse_double(optarg, &o.percent_limit) || o.percent_limit < 0 ||
+			    o.percent_limit > 100) {
+				fprintf(stderr, "schedlens report: '%s' is not a percentage\n", optarg);
+				return 2;
+			}
+			break;
+		case 1006:
+			o.sym.folded = true;
+			break;
+		case 1007:
+			o.focus = optarg;
+			break;
+		case 1008:
+			o.sym.skid_caller = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -554,7 +915,9 @@ int cmd_report(int argc, char **argv)
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int s = hist_sort__parse(tok);
 
-		if (s < 0 || o.nr_sorts >= HIST_SORT_MAX) {
+		if (!strcmp(tok, "srcline") && !add_key(&o, tok, s))
+			continue;
+		if (s < 0 || o.nr_sorts >= HIST_SORT_MAX || add_key(&o, tok, s)) {
 			fprintf(stderr, "schedlens report: '%s' is not a sort key\n", tok);
 			free(copy);
 			usage(stderr);
@@ -563,8 +926,16 @@ int cmd_report(int argc, char **argv)
 		o.sorts[o.nr_sorts++] = s;
 	}
 	free(copy);
-	if (!o.nr_sorts) {
+	if (!o.sym.nr_keys) {
 		fprintf(stderr, "schedlens report: --sort needs at least one key\n");
+		return 2;
+	}
+	for (c = 0; c < (int)o.sym.nr_keys; c++)
+		o.sym.labels |= o.sym.keys[c] == SYMREP_SRCLINE;
+	o.sym.labels |= o.sym.children || o.sym.graph;
+	if (o.no_symbols && (o.sym.labels || o.sym.folded || o.focus || o.sym.skid_caller)) {
+		fprintf(stderr, "schedlens report: --no-symbols excludes srcline, --children, -g, "
+				"--folded, --focus and --skid-caller\n");
 		return 2;
 	}
 	return run_report(&o);

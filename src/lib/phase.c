@@ -36,20 +36,27 @@ static int phase__send(struct phase *ph, const char *cmd)
 	char buf[8];
 	size_t got = 0;
 	ssize_t n;
+	char c;
 
 	if (!ph)
 		return 0;
 	if (write(ph->ctl, cmd, strlen(cmd)) != (ssize_t)strlen(cmd))
 		return -errno ? -errno : -EIO;
-	while (got < 4) {
-		n = read(ph->ack, buf + got, 4 - got);
+	/* "ack\n"; perf's controller also sends the string's NUL: skip NULs */
+	while (got < sizeof(buf) - 1) {
+		n = read(ph->ack, &c, 1);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			return n < 0 ? -errno : -EPIPE;
-		got += (size_t)n;
+		if (c == '\0')
+			continue;
+		buf[got++] = c;
+		if (c == '\n')
+			break;
 	}
-	return memcmp(buf, "ack\n", 4) ? -EPROTO : 0;
+	buf[got] = '\0';
+	return strcmp(buf, "ack\n") ? -EPROTO : 0;
 }
 
 int phase__begin(struct phase *ph)

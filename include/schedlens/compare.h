@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Comparing results documents (results.h): aligning their entries, the statistics that decide
+ * whether NEW differs from BASE, and the tables that kernel developers post (MMTests compare,
+ * perf stat -r before/after, medians with intervals). Used by `compare`, `gate` and `validate`.
+ *
+ * Sign convention everywhere: a percentage change is positive when NEW is better than BASE,
+ * given the metric's "better" direction (lower: 100 * (base - new) / base; higher: 100 *
+ * (new - base) / base). A metric whose direction is "none" gets the plain relative change
+ * 100 * (new - base) / base and no better/worse verdict.
+ *
+ * Statistics, all through GSL:
+ *  - Mann-Whitney U, two-sided: the exact null distribution when neither sample has ties and
+ *    both have at most COMPARE_MWU_EXACT_MAX values (R's wilcox.test rule), otherwise the normal
+ *    approximation with tie correction and continuity correction.
+ *  - Bootstrap percentile interval of median(NEW) / median(BASE): resamples both sides with
+ *    replacement, gsl_rng_mt19937 seeded from compare_opts.seed, so a run is reproducible.
+ *  - Welch's t-test (unequal variances) p-value, for callers that want a parametric view.
+ *  - MMTests' summaries and significance marker (compare__mmtests_*), as compare-kernels.sh
+ *    prints them.
+ *  - Holm-Bonferroni adjustment of p-values for the gate (family-wise error rate).
+ */
+#ifndef SCHEDLENS_COMPARE_H
+#define SCHEDLENS_COMPARE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "schedlens/results.h"
+#include "schedlens/stats.h"
+#include "schedlens/util.h"
+
+#define COMPARE_MWU_EXACT_MAX 50
+
+struct compare_opts {
+	double alpha;		/* significance level, default 0.05 */
+	double confidence;	/* level of the bootstrap interval, default 0.95 */
+	unsigned int resamples;	/* bootstrap resamples, default 10000; 0: no interval, and
+				   percentile metrics are judged by Mann-Whitney U too */
+	unsigned long seed;	/* bootstrap RNG seed, default 1 */
+};
+
+/* The defaults above. */
+void compare_opts__init(struct compare_opts *o);
+
+/* Which test decided a verdict. */
+enum cmp_test {
+	CMP_TEST_NONE,		/* too few values on a side (n < 2): no verdict */
+	CMP_TEST_MWU_EXACT,	/* Mann-Whitney U, exact distribution */
+	CMP_TEST_MWU_NORMAL,	/* Mann-Whitney U, normal approximation, tie-corrected */
+	CMP_TEST_BOOTSTRAP,	/* bootstrap interval of the median ratio excludes 1 */
+};
+
+enum cmp_verdict {
+	CMP_NA,			/* not tested */
+	CMP_SAME,		/* no significant difference */
+	CMP_BETTER,
+	CMP_WORSE,
+	CMP_CHANGED,		/* significant, but the metric has no better direction */
+};
+
+/* NEW against BASE for one metric of one entry. */
+struct metric_cmp {
+	enum better better;
+	struct summary base, new;	/* of each side's iteration values */
+	double ratio;			/* median(new) / median(base); NAN when base median is 0 */
+	double ratio_lo, ratio_hi;	/* bootstrap interval of the ratio; NAN when n < 2 */
+	double change_pct;		/* of the medians, sign as above */
+	double change_lo, change_hi;	/* the interval as changes: change_lo <= change_hi */
+	double mean_change_pct;		/* of the means, sign as above */
+	double u;			/* Mann-Whitney U of NEW */
+	double p_value;			/* Mann-Whitney two-sided p; NAN when n < 2 */
+	double welch_p;			/* Welch's t-test two-sided p; NAN when n < 2 */
+	enum cmp_test test;		/* the test behind verdict */
+	bool significant;
+	enum cmp_verdict verdict;
+};
+
+/*
+ * Compare @metric between two entries of results documents. Percentile metrics (names "p50",
+ * "p99", "p99.9", or ending in "_p99" ...: compare__is_percentile) get their verdict from the bootstrap interval,
+ * the others from Mann-Whitney U at opts->alpha. Returns 0, -ENOENT when a side has no value
+ * of @metric, -EINVAL when the two entries declare different directions for it, -ENOMEM; detail
+ * in @err.
+ */
+int compare__metric(const json_t *base_entry, const json_t *new_entry, const char *metric,
+		    const struct compare_opts *opts, struct metric_cmp *out, struct errbuf *err);
+/* The same on plain arrays (either side may be empty: the result is then CMP_NA). */
+int compare__values(const double *base, size_t nb, const double *new, size_t nn,
+		    enum better better, bool percentile, const struct compare_opts *opts,
+		    struct metric_cmp *out);
+
+bool compare__is_percentile(const char *metric);
+const char *cmp_test__name(enum cmp_test t);	/* "mwu-exact", "bootstrap-ci", ... */
+const char *cmp_verdict__name(enum cmp_verdict v);	/* "better", "worse", "same", ... */
+/* Percentage change of @new against @base with the sign convention above; NAN if base is 0. */
+double compare__change_pct(double base, double new, enum better better);
+
+/* --- alignment --- */
+
+/* The entry of @doc whose id is @id, or NULL. Borrowed. */
+const json_t *compare__find_entry(const json_t *doc, const char *id);
+/*
+ * Check that @other can be compared with @base: at least one entry id in common, and no
+ * common metric declared with opposite directions. Names are for messages. 0 or -EINVAL.
+ */
+int compare__check(const json_t *base, const char *base_name, const json_t *other,
+		   const char *other_name, struct errbuf *err);
+/*
+ * The table an entry belongs to ("group" key, else its workload) and its row label within
+ * that table: when the entries of @doc in the same group differ in exactly one parameter,
+ * that parameter's value (and its name in @key), else the entry id (and "entry"). Writes
+ * into the buffers; returns the group name (borrowed from @entry).
+ */
+const char *compare__row(const json_t *doc, const json_t *entry, char *label, size_t llen,
+			 char *key, size_t klen);
+
+/* --- the tests themselves --- */
+
+/* Two-sided Mann-Whitney U test; *u is U of @a, *exact says which distribution. NAN if n==0. */
+double compare__mwu(const double *a, size_t na, const double *b, size_t nb, double *u,
+		    bool *exact);
+/* Two-sided Welch t-test p-value; NAN when a side has fewer than 2 values or no variance. */
+double compare__welch(const double *a, size_t na, const double *b, size_t nb);
+/*
+ * Bootstrap percentile interval at @confidence of median(b) / median(a), @resamples draws from
+ * gsl_rng_mt19937 seeded with @seed. 0, -EINVAL (n == 0, a median of 0) or -ENOMEM.
+ */
+int compare__bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
+			     double confidence, unsigned int resamples, unsigned long seed,
+			     double *lo, double *hi);
+/* Holm-Bonferroni adjusted p-values of @p into @adj (may alias); NAN entries stay NAN. */
+void compare__holm(const double *p, size_t m, double *adj);
+
+/* --- MMTests (compare-kernels.sh) --- */
+
+/*
+ * MMTests' per-metric summary, as its Summarise/Stat modules compute it (alpha 0.05):
+ * the mean is the arithmetic mean when lower is better and the harmonic mean when higher is
+ * better; stddev is the sample standard deviation for Amean, and for Hmean MMTests' delta-method
+ * estimate sqrt(sum((1/x - 1/H)^2) * H^4 / n); coeffvar = 100 * stddev / mean; bmean95 is the
+ * same mean over the best int(n * 95 / 100) values (at least 1); the interval is
+ * mean -/+ qnorm(0.975) * stddev, i.e. mean -/+ 1.96 SD.
+ */
+struct mmtests_summary {
+	size_t n;
+	bool hmean;
+	double min, mean, stddev, coeffvar, max, bmean95;
+	double ci_lo, ci_hi;	/* NAN when n < 2 */
+};
+int compare__mmtests_summary(const double *v, size_t n, enum better better,
+			     struct mmtests_summary *s);
+/*
+ * MMTests' marker rule: NEW's mean differs significantly from BASE's when their mean -/+ 1.96
+ * SD intervals do not overlap. False when either interval is unknown.
+ */
+bool compare__mmtests_significant(const struct mmtests_summary *base,
+				  const struct mmtests_summary *new);
+/* MMTests' pdiff (higher is better) and pndiff (lower is better), edge cases included. */
+double compare__mmtests_pdiff(double new, double base);
+double compare__mmtests_pndiff(double new, double base);
+
+/* --- rendering --- */
+
+enum compare_style { COMPARE_STYLE_DEFAULT, COMPARE_STYLE_MMTESTS, COMPARE_STYLE_PERF_STAT };
+enum table_format;
+
+struct compare_render {
+	const json_t *const *docs;	/* docs[0] is BASE */
+	const char *const *labels;	/* one column title per document */
+	size_t ndocs;
+	enum compare_style style;
+	int precision;			/* decimals of values; < 0 picks per table */
+	const char *const *metrics;	/* only these metrics; NULL for all */
+	size_t nmetrics;
+	struct compare_opts opts;
+};
+
+/*
+ * Print every table of @r in @fmt to @out (one document: the MMTests summary, or perf-stat
+ * style's "before" columns). 0, -ENOMEM or -EIO with detail in @err.
+ */
+int compare__render(const struct compare_render *r, enum table_format fmt, FILE *out,
+		    struct errbuf *err);
+/*
+ * The comparison as a JSON document: {"base": label, "comparisons": [{"entry", "metric",
+ * "new": label, ...metric_cmp fields...}]}. New reference, NULL on ENOMEM.
+ */
+json_t *compare__to_json(const struct compare_render *r);
+/* Whether @metric of @entry is selected by @r->metrics. */
+bool compare__selected(const struct compare_render *r, const char *metric);
+
+#endif
