@@ -15,7 +15,7 @@
 #include "perfdata-int.h"
 
 #define PIPE_CHUNK	(256u << 10)
-#define DECOMP_MAX	(1ull << 30)
+#define DECOMP_MAX	(64ull << 20)	/* per record: perf's buffers are far smaller */
 
 int pd_bad(struct perf_file *f, uint64_t off, const char *fmt, ...)
 {
@@ -123,7 +123,7 @@ static int decompress(struct perf_file *f, const struct perf_event_header *h, ui
 		if (!f->zstd)
 			return -ENOMEM;
 	}
-	cap = f->decomp_rem_len + (f->hdr.comp_mmap_len ?: 0) + 16 * src_len + 65536;
+	cap = f->decomp_rem_len + 8 * src_len + 65536;	/* doubled as needed */
 	c = chunk_new(cap);
 	if (!c)
 		return -ENOMEM;
