@@ -225,6 +225,19 @@ int pd_evsel_add(struct perf_file *f, const struct perf_event_attr *attr, const 
 		return -ENOMEM;
 	e->ev.attr = *attr;
 	e->sample_type = attr->sample_type;
+	{
+		uint64_t t = attr->sample_type;
+
+		e->time_off = t & PERF_SAMPLE_TIME ?
+			8 + 8 * (!!(t & PERF_SAMPLE_IDENTIFIER) + !!(t & PERF_SAMPLE_IP) +
+				 !!(t & PERF_SAMPLE_TID)) : -1;
+		e->sid_len = attr->sample_id_all ?
+			8 * __builtin_popcountll(t & (PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+						      PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
+						      PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)) : 0;
+		e->sid_time_off = attr->sample_id_all && (t & PERF_SAMPLE_TIME) ?
+			8 * !!(t & PERF_SAMPLE_TID) : -1;
+	}
 	e->ev.idx = f->nr_evsels;
 	if (nr_ids) {
 		e->ev.ids = malloc(nr_ids * sizeof(uint64_t));
@@ -249,6 +262,7 @@ int pd_evsel_add(struct perf_file *f, const struct perf_event_attr *attr, const 
 		}
 		e->ev.nr_ids = nr_ids;
 		f->ids_sorted = false;
+		memset(f->idcache, 0, sizeof(f->idcache));
 	}
 	perf_attr__name(attr, e->ev.name, sizeof(e->ev.name));
 	ev[f->nr_evsels++] = e;
@@ -302,8 +316,10 @@ void pd_evsels_finish(struct perf_file *f)
 
 struct pd_evsel *pd_evsel_for_id(struct perf_file *f, uint64_t id)
 {
-	size_t lo = 0, hi = f->nr_ids;
+	size_t lo = 0, hi = f->nr_ids, c = id & (ARRAY_SIZE(f->idcache) - 1);
 
+	if (f->idcache[c].evsel && f->idcache[c].id == id)
+		return f->idcache[c].evsel;
 	if (!f->ids_sorted) {
 		qsort(f->ids, f->nr_ids, sizeof(*f->ids), cmp_id);
 		f->ids_sorted = true;
@@ -311,8 +327,11 @@ struct pd_evsel *pd_evsel_for_id(struct perf_file *f, uint64_t id)
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (f->ids[mid].id == id)
+		if (f->ids[mid].id == id) {
+			f->idcache[c].id = id;
+			f->idcache[c].evsel = f->ids[mid].evsel;
 			return f->ids[mid].evsel;
+		}
 		if (f->ids[mid].id < id)
 			lo = mid + 1;
 		else

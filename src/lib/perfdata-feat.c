@@ -561,7 +561,7 @@ int pd_feature(struct perf_file *f, int feat, const uint8_t *p, size_t size, uin
 		h->comp_level = r32(&r);
 		h->comp_ratio = r32(&r);
 		h->comp_mmap_len = r32(&r);
-		if (h->comp_mmap_len > (256u << 20))
+		if (h->comp_mmap_len > (16u << 20))
 			h->comp_mmap_len = 0;
 		break;
 	case PERF_FEAT_SAMPLE_TIME:
@@ -614,10 +614,7 @@ static char *rcstr(struct rd *r)
 	return s;
 }
 
-/*
- * size-prefixed text copied NUL-terminated: the parsers of libtraceevent want C strings.
- * A few NULs more: tep_parse_printk_formats() reads one byte past a line ending in ':'.
- */
+/* size-prefixed text copied NUL-terminated (and room for one more byte and a NUL) */
 static char *rtext(struct rd *r, uint64_t size)
 {
 	const uint8_t *p = rbytes(r, size);
@@ -629,6 +626,32 @@ static char *rtext(struct rd *r, uint64_t size)
 	if (s)
 		memcpy(s, p, size);
 	return s;
+}
+
+/*
+ * Keep only the lines of printk_formats shaped as the kernel writes them, 0x<addr> : "<fmt>",
+ * ending in "\n": libtraceevent's parser reads past the end of anything else.
+ */
+static bool printk_sane(char *buf)
+{
+	char *in = buf, *out = buf;
+
+	while (*in) {
+		size_t n = strcspn(in, "\n");
+		char *end, *q;
+
+		strtoull(in, &end, 16);
+		q = end;
+		if (!strncmp(in, "0x", 2) && end > in + 2 && !strncmp(q, " : \"", 4) &&
+		    n >= (size_t)(q - in) + 6 && in[n - 1] == '"') {
+			memmove(out, in, n);
+			out += n;
+			*out++ = '\n';
+		}
+		in += n + (in[n] == '\n');
+	}
+	*out = 0;
+	return out > buf;
 }
 
 static void td_formats(struct rd *r, struct tep_handle *tep, const char *sys, bool ftrace)
@@ -711,7 +734,7 @@ int pd_tracing_data(struct perf_file *f, const uint8_t *p, size_t size, uint64_t
 	free(buf);
 	sz = r32(&r);
 	buf = rtext(&r, sz);
-	if (buf)
+	if (buf && printk_sane(buf))
 		tep_parse_printk_formats(tep, buf);
 	free(buf);
 	if (!r.bad && strcmp(ver, "0.6") >= 0 && r.end - r.p >= 8) {

@@ -29,7 +29,9 @@ struct ZSTD_DCtx_s;
 struct pd_evsel {
 	struct stream_evsel ev;
 	uint64_t sample_type;
-	uint16_t sample_size;		/* fixed part: bytes before READ/CALLCHAIN... */
+	int16_t time_off;		/* SAMPLE: byte offset of the time, -1 without */
+	uint16_t sid_len;		/* bytes of the sample_id trailer of other records */
+	int16_t sid_time_off;		/* offset of the time in that trailer, -1 without */
 	bool named;			/* name came from the file */
 };
 
@@ -42,16 +44,23 @@ struct pd_chunk {
 };
 
 struct pd_qent {
-	uint64_t time, seq;
+	uint64_t time;
 	const struct perf_event_header *rec;
 	struct pd_chunk *chunk;
 	uint64_t off;
 };
 
+struct pd_run {
+	size_t start, end;		/* live entries v[start..end), sorted by time */
+};
+
 struct pd_queue {
-	struct pd_qent *heap;
+	struct pd_qent *v;		/* arrival order; dead space below the runs */
 	size_t nr, alloc, limit;
-	uint64_t seq, max_time, next_flush;
+	struct pd_run *runs;
+	size_t nr_runs, runs_alloc;
+	size_t *heap, heap_alloc;	/* merge: run indices by head time */
+	uint64_t last, max_time, next_flush;
 };
 
 struct perf_file {
@@ -70,6 +79,7 @@ struct perf_file {
 	struct { uint64_t id; struct pd_evsel *evsel; } *ids;
 	size_t nr_ids;
 	bool ids_sorted;
+	struct { uint64_t id; struct pd_evsel *evsel; } idcache[64];
 	int id_pos, is_pos;		/* of the first event: sample id from front / from end */
 	struct tep_handle *tep;
 	void *tracing_data;

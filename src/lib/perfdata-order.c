@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf.data reader: time ordering. Records are queued in a min-heap on (time, arrival); a
- * FINISHED_ROUND delivers what is older than the previous round's newest record (perf's
- * ordered_events), the end of the input delivers the rest. Past the queue limit the oldest
- * half is delivered early, so memory stays bounded on files without rounds.
+ * perf.data reader: time ordering. Records queue in arrival order; they come as sorted runs
+ * (one per CPU ring buffer in a round), so a flush merges the runs as it delivers (a k-way
+ * merge over the run heads: O(n log runs), no copying) what is not newer than the limit; the
+ * rest stays where it is until the dead space is worth a compaction. A FINISHED_ROUND
+ * delivers what is older than the previous round's newest record (perf's ordered_events),
+ * the end of the input delivers the rest. Past the queue limit the oldest half goes early,
+ * so memory stays bounded on files without rounds.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,38 +15,43 @@
 
 #define QUEUE_DEFAULT_LIMIT (4u << 20)
 
-static inline bool before(const struct pd_qent *a, const struct pd_qent *b)
+static int grow(void **p, size_t *alloc, size_t need, size_t elem)
 {
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+	size_t n = *alloc ? *alloc : 4096;
+	void *q;
+
+	while (n < need)
+		n *= 2;
+	if (n == *alloc)
+		return 0;
+	q = realloc(*p, n * elem);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*alloc = n;
+	return 0;
 }
 
-static void sift_up(struct pd_qent *h, size_t i)
+/* run heads in a min-heap on (head time, run index): ties go to the older run */
+static inline bool head_before(const struct pd_queue *q, size_t x, size_t y)
 {
-	struct pd_qent e = h[i];
+	uint64_t tx = q->v[q->runs[x].start].time, ty = q->v[q->runs[y].start].time;
 
-	while (i) {
-		size_t p = (i - 1) / 2;
-
-		if (!before(&e, &h[p]))
-			break;
-		h[i] = h[p];
-		i = p;
-	}
-	h[i] = e;
+	return tx < ty || (tx == ty && x < y);
 }
 
-static void sift_down(struct pd_qent *h, size_t n, size_t i)
+static void heap_down(const struct pd_queue *q, size_t *h, size_t n, size_t i)
 {
-	struct pd_qent e = h[i];
+	size_t e = h[i];
 
 	for (;;) {
 		size_t c = 2 * i + 1;
 
 		if (c >= n)
 			break;
-		if (c + 1 < n && before(&h[c + 1], &h[c]))
+		if (c + 1 < n && head_before(q, h[c + 1], h[c]))
 			c++;
-		if (!before(&h[c], &e))
+		if (!head_before(q, h[c], e))
 			break;
 		h[i] = h[c];
 		i = c;
@@ -51,31 +59,74 @@ static void sift_down(struct pd_qent *h, size_t n, size_t i)
 	h[i] = e;
 }
 
-static int pop_deliver(struct perf_file *f)
+/* drop empty runs; move the live entries down when most of the array is dead */
+static void compact(struct pd_queue *q)
+{
+	size_t r, nr = 0, live = 0, out = 0;
+
+	for (r = 0; r < q->nr_runs; r++) {
+		if (q->runs[r].start == q->runs[r].end)
+			continue;
+		live += q->runs[r].end - q->runs[r].start;
+		q->runs[nr++] = q->runs[r];
+	}
+	q->nr_runs = nr;
+	if (!live) {
+		q->nr = 0;
+		return;
+	}
+	if (live * 2 > q->nr)
+		return;
+	for (r = 0; r < nr; r++) {
+		size_t len = q->runs[r].end - q->runs[r].start;
+
+		if (q->runs[r].start != out)
+			memmove(&q->v[out], &q->v[q->runs[r].start], len * sizeof(*q->v));
+		q->runs[r].start = out;
+		q->runs[r].end = out + len;
+		out += len;
+	}
+	q->nr = out;
+}
+
+/* deliver the oldest entries, those not newer than limit, at most max of them */
+static int deliver(struct perf_file *f, uint64_t limit, size_t max)
 {
 	struct pd_queue *q = &f->q;
-	struct pd_qent e = q->heap[0];
-	int ret;
+	size_t k = q->nr_runs, n = k, r, done = 0;
+	size_t *h;
+	int ret = 0;
 
-	q->heap[0] = q->heap[--q->nr];
-	if (q->nr)
-		sift_down(q->heap, q->nr, 0);
-	ret = pd_deliver(f, e.rec, e.off);
-	pd_chunk_put(e.chunk);
+	if (grow((void **)&q->heap, &q->heap_alloc, k, sizeof(*q->heap)))
+		return -ENOMEM;
+	h = q->heap;
+	for (r = 0; r < k; r++)
+		h[r] = r;
+	for (r = n / 2; r-- > 0;)
+		heap_down(q, h, n, r);
+	while (n && done < max) {
+		struct pd_run *run = &q->runs[h[0]];
+		const struct pd_qent *e = &q->v[run->start];
+
+		if (e->time > limit)
+			break;
+		ret = pd_deliver(f, e->rec, e->off);
+		pd_chunk_put(e->chunk);
+		done++;
+		if (++run->start == run->end)
+			h[0] = h[--n];
+		if (n > 1)
+			heap_down(q, h, n, 0);
+		if (ret)
+			break;
+	}
+	compact(q);
 	return ret;
 }
 
 int pd_queue_flush(struct perf_file *f, uint64_t limit)
 {
-	struct pd_queue *q = &f->q;
-	int ret = 0;
-
-	while (q->nr && q->heap[0].time <= limit) {
-		ret = pop_deliver(f);
-		if (ret)
-			break;
-	}
-	return ret;
+	return f->q.nr_runs ? deliver(f, limit, SIZE_MAX) : 0;
 }
 
 int pd_queue_push(struct perf_file *f, const struct perf_event_header *h, uint64_t time,
@@ -83,28 +134,27 @@ int pd_queue_push(struct perf_file *f, const struct perf_event_header *h, uint64
 {
 	struct pd_queue *q = &f->q;
 	size_t limit = q->limit ?: QUEUE_DEFAULT_LIMIT;
+	struct pd_run *last;
 	int ret;
 
-	if (q->nr >= limit) {
-		size_t half = q->nr / 2;
-
-		while (q->nr > half) {
-			ret = pop_deliver(f);
-			if (ret)
-				return ret;
-		}
+	if (q->nr - (q->nr_runs ? q->runs[0].start : q->nr) >= limit) {
+		ret = deliver(f, ~0ULL, limit / 2);
+		if (ret)
+			return ret;
 	}
-	if (q->nr == q->alloc) {
-		size_t n = q->alloc ? q->alloc * 2 : 4096;
-		struct pd_qent *hp = realloc(q->heap, n * sizeof(*hp));
-
-		if (!hp)
+	if (q->nr == q->alloc && grow((void **)&q->v, &q->alloc, q->nr + 1, sizeof(*q->v)))
+		return -ENOMEM;
+	last = q->nr_runs ? &q->runs[q->nr_runs - 1] : NULL;
+	if (!last || last->end != q->nr || time < q->last) {
+		if (q->nr_runs == q->runs_alloc &&
+		    grow((void **)&q->runs, &q->runs_alloc, q->nr_runs + 1, sizeof(*q->runs)))
 			return -ENOMEM;
-		q->heap = hp;
-		q->alloc = n;
+		last = &q->runs[q->nr_runs++];
+		last->start = last->end = q->nr;
 	}
-	q->heap[q->nr] = (struct pd_qent){ time, q->seq++, h, chunk, off };
-	sift_up(q->heap, q->nr++);
+	q->v[q->nr++] = (struct pd_qent){ time, h, chunk, off };
+	last->end++;
+	q->last = time;
 	if (chunk)
 		chunk->refs++;
 	if (time > q->max_time)
@@ -114,11 +164,13 @@ int pd_queue_push(struct perf_file *f, const struct perf_event_header *h, uint64
 
 void pd_queue_free(struct perf_file *f)
 {
-	size_t i;
+	size_t r, i;
 
-	for (i = 0; i < f->q.nr; i++)
-		pd_chunk_put(f->q.heap[i].chunk);
+	for (r = 0; r < f->q.nr_runs; r++)
+		for (i = f->q.runs[r].start; i < f->q.runs[r].end; i++)
+			pd_chunk_put(f->q.v[i].chunk);
+	free(f->q.v);
 	free(f->q.heap);
-	f->q.heap = NULL;
-	f->q.nr = 0;
+	free(f->q.runs);
+	memset(&f->q, 0, sizeof(f->q));
 }

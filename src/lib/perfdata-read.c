@@ -14,8 +14,8 @@
 
 #include "perfdata-int.h"
 
-#define PIPE_CHUNK	(1u << 20)
-#define DECOMP_MAX	(1ull << 30)
+#define PIPE_CHUNK	(256u << 10)
+#define DECOMP_MAX	(64ull << 20)	/* per record: perf's buffers are far smaller */
 
 int pd_bad(struct perf_file *f, uint64_t off, const char *fmt, ...)
 {
@@ -64,7 +64,8 @@ static int begin(struct perf_file *f)
 	if (f->begun)
 		return 0;
 	f->begun = true;
-	pd_evsels_finish(f);
+	if (f->pipe)	/* file mode finished its events at open: pointers stay valid */
+		pd_evsels_finish(f);
 	if (f->nr_evsels && !f->info.evsels)
 		return -ENOMEM;
 	f->info.tep = f->tep;
@@ -122,7 +123,7 @@ static int decompress(struct perf_file *f, const struct perf_event_header *h, ui
 		if (!f->zstd)
 			return -ENOMEM;
 	}
-	cap = f->decomp_rem_len + (f->hdr.comp_mmap_len ?: 0) + 16 * src_len + 65536;
+	cap = f->decomp_rem_len + 8 * src_len + 65536;	/* doubled as needed */
 	c = chunk_new(cap);
 	if (!c)
 		return -ENOMEM;
@@ -130,7 +131,7 @@ static int decompress(struct perf_file *f, const struct perf_event_header *h, ui
 		memcpy(c->data, f->decomp_rem, f->decomp_rem_len);
 	out_len = f->decomp_rem_len;
 	in = (ZSTD_inBuffer){ src, src_len, 0 };
-	while (in.pos < in.size) {
+	for (;;) {
 		ZSTD_outBuffer out = { c->data, cap, out_len };
 		size_t r = ZSTD_decompressStream(f->zstd, &out, &in);
 
@@ -139,7 +140,10 @@ static int decompress(struct perf_file *f, const struct perf_event_header *h, ui
 			return pd_bad(f, off, "cannot decompress: %s", ZSTD_getErrorName(r));
 		}
 		out_len = out.pos;
-		if (out_len == cap && in.pos < in.size) {
+		/* done when the input is used up and zstd had room to flush everything */
+		if (in.pos == in.size && out_len < cap)
+			break;
+		if (out_len == cap) {
 			struct pd_chunk *n;
 
 			if (cap * 2 > DECOMP_MAX) {
@@ -584,6 +588,7 @@ static int open_file_mode(struct perf_file *f)
 
 static int map_file(struct perf_file *f)
 {
+	uint64_t magic = 0;
 	struct stat st;
 
 	if (fstat(f->fd, &st))
@@ -591,13 +596,16 @@ static int map_file(struct perf_file *f)
 	if (!S_ISREG(st.st_mode) || !st.st_size)
 		return 1;
 	f->file_size = st.st_size;
-	f->map = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, f->fd, 0);
+	/* big-endian files get their record headers swapped in place: a private copy */
+	if (pread(f->fd, &magic, 8, 0) == 8 && magic == PERF_MAGIC2_SW)
+		f->map = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, f->fd, 0);
+	else
+		f->map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, f->fd, 0);
 	if (f->map == MAP_FAILED) {
 		f->map = NULL;
 		return err__set(f->err, -errno, "cannot map '%s': %s", f->path, strerror(errno));
 	}
 	f->map_len = st.st_size;
-	madvise((void *)f->map, f->map_len, MADV_SEQUENTIAL);
 	return 0;
 }
 

@@ -8,8 +8,6 @@
 
 #include "perfdata-int.h"
 
-#define SID_MASK (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
-		  PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 
 struct cur {
 	struct perf_file *f;
@@ -94,7 +92,7 @@ static void parse_sid(struct perf_file *f, const struct perf_event_header *h, st
 	if (!e || !e->ev.attr.sample_id_all)
 		return;
 	t = e->sample_type;
-	s->len = 8 * __builtin_popcountll(t & SID_MASK);
+	s->len = e->sid_len;
 	if (s->len + 8 > h->size) {
 		s->len = 0;
 		return;
@@ -123,29 +121,17 @@ static void parse_sid(struct perf_file *f, const struct perf_event_header *h, st
 int pd_record_time(struct perf_file *f, const struct perf_event_header *h, uint64_t *time)
 {
 	struct pd_evsel *e;
-	uint64_t t, off;
 
 	*time = ~0ULL;
 	if (h->type == PERF_RECORD_SAMPLE) {
 		e = evsel_of_sample(f, h);
-		if (!e || !(e->sample_type & PERF_SAMPLE_TIME))
-			return 0;
-		t = e->sample_type;
-		off = 8 + 8 * (!!(t & PERF_SAMPLE_IDENTIFIER) + !!(t & PERF_SAMPLE_IP) +
-			       !!(t & PERF_SAMPLE_TID));
-		if (off + 8 <= h->size)
-			*time = pd_get64(f, (const uint8_t *)h + off);
+		if (e && e->time_off >= 0 && e->time_off + 8 <= h->size)
+			*time = pd_get64(f, (const uint8_t *)h + e->time_off);
 		return 0;
 	}
 	e = evsel_of_other(f, h);
-	if (!e || !e->ev.attr.sample_id_all || !(e->sample_type & PERF_SAMPLE_TIME))
-		return 0;
-	t = e->sample_type;
-	off = 8 * __builtin_popcountll(t & SID_MASK);
-	if (off + 8 > h->size)
-		return 0;
-	off = h->size - off + 8 * !!(t & PERF_SAMPLE_TID);
-	*time = pd_get64(f, (const uint8_t *)h + off);
+	if (e && e->sid_time_off >= 0 && e->sid_len + 8u <= h->size)
+		*time = pd_get64(f, (const uint8_t *)h + h->size - e->sid_len + e->sid_time_off);
 	return 0;
 }
 

@@ -399,12 +399,12 @@ int threads__task(struct threads *t, const struct stream_task *tk, uint16_t misc
 
 	if (!tk->fork)
 		return 0;
-	th = find_thread(t, tk->tid);
 	parent = findnew(t, tk->ppid, tk->ptid);
 	if (parent && parent->pid != (int32_t)tk->ppid) {
 		remove_thread(t, parent);
 		parent = findnew(t, tk->ppid, tk->ptid);
 	}
+	th = find_thread(t, tk->tid);	/* after the parent's fix-up, which may free it */
 	if (th && th != parent)
 		remove_thread(t, th);
 	th = findnew(t, tk->pid, tk->tid);

@@ -482,6 +482,8 @@ struct copy {
 	struct perf_file *f;
 	const char *out;
 	size_t per_evsel[16];
+	uint8_t *kept;		/* --replicate: the kernel records, to write again */
+	size_t kept_len, kept_alloc;
 };
 
 static int c_begin(void *ctx, const struct stream_info *info)
@@ -492,16 +494,20 @@ static int c_begin(void *ctx, const struct stream_info *info)
 	const void *td;
 	size_t i, tds;
 
-	ck_assert_uint_le(info->nr_evsels, 16);
+	if (info->nr_evsels > 16)
+		return -E2BIG;
 	for (i = 0; i < info->nr_evsels; i++) {
 		ev[i].attr = info->evsels[i].attr;
 		ev[i].name = info->evsels[i].name;
 		ev[i].ids = info->evsels[i].ids;
 		ev[i].nr_ids = info->evsels[i].nr_ids;
 	}
-	ck_assert_msg(!perf_writer__new(&c->w, c->out, ev, info->nr_evsels, &err), "%s", err.msg);
+	if (perf_writer__new(&c->w, c->out, ev, info->nr_evsels, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		return -EIO;
+	}
 	if (!perf_file__tracing_data(c->f, &td, &tds))
-		ck_assert_int_eq(perf_writer__set_tracing_data(c->w, td, tds), 0);
+		return perf_writer__set_tracing_data(c->w, td, tds);
 	return 0;
 }
 
@@ -511,7 +517,53 @@ static int c_raw(void *ctx, const struct perf_event_header *h, const void *rec)
 
 	if (h->type >= 64)
 		return 0;
+	if (c->kept_alloc) {
+		if (c->kept_len + h->size > c->kept_alloc) {
+			c->kept_alloc = (c->kept_len + h->size) * 2;
+			c->kept = realloc(c->kept, c->kept_alloc);
+			if (!c->kept)
+				return -ENOMEM;
+		}
+		memcpy(c->kept + c->kept_len, h, h->size);
+		c->kept_len += h->size;
+	}
 	return perf_writer__write(c->w, h);
+}
+
+/*
+ * Not a test: "--replicate IN OUT N" writes IN's records N times into OUT through the
+ * writer (scripts/bench-perfdata.sh makes its large file so). Prints the samples written.
+ */
+static int replicate(const char *in, const char *out, long n)
+{
+	struct copy c = { .out = out, .kept_alloc = 1 };
+	struct stream_ops ops = { .ctx = &c, .begin = c_begin, .raw = c_raw };
+	struct errbuf err = { "" };
+	size_t pos;
+	long i;
+	int ret;
+
+	struct perf_event_header round = { 68 /* FINISHED_ROUND */, 0, 8 };
+
+	ret = perf_file__open(&c.f, in, &err) ?: perf_file__run(c.f, &ops, &err);
+	if (!ret)
+		ret = perf_writer__write(c.w, &round);
+	for (i = 1; !ret && i < n; i++, ret = ret ?: perf_writer__write(c.w, &round))
+		for (pos = 0; !ret && pos < c.kept_len;) {
+			const struct perf_event_header *h = (const void *)(c.kept + pos);
+
+			ret = perf_writer__write(c.w, h);
+			pos += h->size;
+		}
+	if (!ret)
+		printf("%llu\n", (unsigned long long)perf_writer__nr_samples(c.w));
+	if (c.w && perf_writer__close(c.w, &err) && !ret)
+		ret = -EIO;
+	perf_file__delete(c.f);
+	free(c.kept);
+	if (ret)
+		fprintf(stderr, "replicate: %s\n", err.msg);
+	return ret ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
 static int c_sample(void *ctx, const struct stream_sample *s)
@@ -568,7 +620,7 @@ START_TEST(test_names)
 }
 END_TEST
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const char *keep = getenv("PERFDATA_KEEP");
 	Suite *s = suite_create("perfdata");
@@ -576,6 +628,8 @@ int main(void)
 	SRunner *sr;
 	int nf;
 
+	if (argc == 5 && !strcmp(argv[1], "--replicate"))
+		return replicate(argv[2], argv[3], strtol(argv[4], NULL, 10));
 	snprintf(tmpdir, sizeof(tmpdir), "%s", keep ?: "/tmp/test-perfdata-XXXXXX");
 	if (!keep && !mkdtemp(tmpdir))
 		return EXIT_FAILURE;

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Parse + per-symbol histogram of a perf.data file of at least 400,000 samples, schedlens
+# report --sort sym against perf report --stdio --sort sym -g none on the same file. The
+# file is made in a temporary directory by copying the records of the local fixture (perf
+# record of sched tracepoints on this machine kind) 20 times through schedlens's perf.data
+# writer, a FINISHED_ROUND after each copy (the unit test binary's --replicate does it).
+# Each tool runs 3 times; the figure is the least CPU time (user + sys) of a run, as this
+# machine is shared; wall times are printed beside. Prints the ratio.
+set -u
+SCHEDLENS=${SCHEDLENS:-build/schedlens}
+FIXTURES=${FIXTURES:-$(dirname "$0")/../../shared/fixtures}
+rep=$(dirname "$SCHEDLENS")/tests/test-perfdata
+command -v perf >/dev/null || { echo "bench-perfdata: perf is not installed, skipped"; exit 0; }
+[ -x "$rep" ] || make -s unit-bins >/dev/null 2>&1
+[ -x "$rep" ] || { echo "bench-perfdata: '$rep' is not built (make unit-bins)"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+data=$tmp/bench.data
+n=$("$rep" --replicate "$FIXTURES/local/sched-pingpong.data" "$data" 20) ||
+	{ echo "bench-perfdata: cannot make the file"; exit 1; }
+[ "$n" -ge 400000 ] || { echo "bench-perfdata: only $n samples"; exit 1; }
+
+# least CPU seconds (user + sys) and the wall seconds of that run, over 3 runs
+measure() {
+	local best= wall= i out
+	for i in 1 2 3; do
+		/usr/bin/time -o "$tmp/time" -f "%U %S %e" "$@" >/dev/null 2>&1
+		read -r u s e <"$tmp/time"
+		c=$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')
+		if [ -z "$best" ] || awk -v a="$c" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+			best=$c wall=$e
+		fi
+	done
+	echo "$best $wall"
+}
+
+read -r ours ours_wall < <(measure "$SCHEDLENS" report --sort sym -i "$data")
+read -r perfc perf_wall < <(measure perf report --stdio --sort sym -g none -i "$data")
+size=$(du -m "$data" | cut -f1)
+awk -v n="$n" -v o="$ours" -v ow="$ours_wall" -v p="$perfc" -v pw="$perf_wall" -v mb="$size" 'BEGIN {
+	if (o < 0.001) o = 0.001
+	if (p < 0.001) p = 0.001
+	printf "file: %d samples, %d MB (sched-pingpong.data x 20 through the writer)\n", n, mb
+	printf "%-58s %8s %8s %14s\n", "command", "cpu s", "wall s", "samples/s"
+	printf "%-58s %8.3f %8.2f %14.0f\n", "schedlens report --sort sym", o, ow, n / o
+	printf "%-58s %8.3f %8.2f %14.0f\n", "perf report --stdio --sort sym -g none", p, pw, n / p
+	printf "ratio (schedlens rate / perf rate, cpu time): %.1fx (target 20x)\n", p / o
+}'

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/* threads (comms, forks, maps as perf's machine keeps them) and hist (sort keys, collapse). */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedlens/hist.h"
+#include "schedlens/threads.h"
+
+static int umap(struct threads *t, uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
+		const char *file)
+{
+	struct stream_mmap m = { .pid = pid, .tid = pid, .start = start, .len = len,
+				 .pgoff = pgoff, .misc = PERF_RECORD_MISC_USER,
+				 .filename = file, .prot = 4 };
+
+	return threads__mmap(t, &m);
+}
+
+START_TEST(test_comm_override_and_fork)
+{
+	struct threads *t = threads__new();
+	struct stream_task fork = { .fork = true, .pid = 20, .ppid = 10, .tid = 20, .ptid = 10 };
+	struct taddr before, after, child;
+
+	ck_assert_ptr_nonnull(t);
+	/* a sample before the thread's first COMM shows that COMM afterwards (perf renames) */
+	ck_assert_int_eq(threads__resolve(t, 10, 10, PERF_RECORD_MISC_USER, 0x1000, &before), 0);
+	ck_assert_str_eq(before.comm, ":10");
+	ck_assert_int_eq(threads__comm(t, 10, 10, "worker", false), 0);
+	ck_assert_str_eq(before.comm, "worker");
+	/* a later COMM (exec) is a new name; the old samples keep theirs */
+	ck_assert_int_eq(threads__comm(t, 10, 10, "exec-ed", true), 0);
+	ck_assert_int_eq(threads__resolve(t, 10, 10, PERF_RECORD_MISC_USER, 0x1000, &after), 0);
+	ck_assert_str_eq(after.comm, "exec-ed");
+	ck_assert_str_eq(before.comm, "worker");
+	/* fork: the child gets the parent's comm and a copy of its maps */
+	ck_assert_int_eq(umap(t, 10, 0x400000, 0x1000, 0, "/bin/app"), 0);
+	ck_assert_int_eq(threads__task(t, &fork, 0), 0);
+	ck_assert_int_eq(threads__resolve(t, 20, 20, PERF_RECORD_MISC_USER, 0x400010, &child), 0);
+	ck_assert_str_eq(child.comm, "exec-ed");
+	ck_assert_ptr_nonnull(child.map);
+	ck_assert_str_eq(child.map->dso, "app");
+	ck_assert_uint_eq(child.addr, 0x10);
+	/* the idle thread */
+	ck_assert_int_eq(threads__resolve(t, 0, 0, PERF_RECORD_MISC_KERNEL, 1, &child), 0);
+	ck_assert_str_eq(child.comm, "swapper");
+	ck_assert_ptr_null(child.map);
+	ck_assert_int_eq(child.level, 'k');
+	threads__delete(t);
+}
+END_TEST
+
+START_TEST(test_maps)
+{
+	struct threads *t = threads__new();
+	struct stream_mmap k = { .pid = -1, .start = 0xffffffff81000000ULL, .len = 0x1000000,
+				 .pgoff = 0xffffffff81000000ULL, .misc = PERF_RECORD_MISC_KERNEL,
+				 .filename = "[kernel.kallsyms]_text" };
+	struct stream_mmap mod = { .pid = -1, .start = 0xffffffffa0000000ULL, .len = 0x1000,
+				   .misc = PERF_RECORD_MISC_KERNEL,
+				   .filename = "/lib/modules/6.1/kernel/fs/ext-4.ko" };
+	struct taddr a;
+
+	ck_assert_int_eq(threads__mmap(t, &k), 0);
+	ck_assert_int_eq(threads__mmap(t, &mod), 0);
+	ck_assert_int_eq(threads__resolve(t, 5, 5, PERF_RECORD_MISC_KERNEL, 0xffffffff81000010ULL,
+					  &a), 0);
+	ck_assert_str_eq(a.map->dso, "[kernel.kallsyms]");
+	ck_assert_uint_eq(a.addr, 0xffffffff81000010ULL);	/* kernel: identity */
+	ck_assert_int_eq(threads__resolve(t, 5, 5, PERF_RECORD_MISC_KERNEL, 0xffffffffa0000010ULL,
+					  &a), 0);
+	ck_assert_str_eq(a.map->dso, "[ext_4]");
+	/* a new map cuts the one it overlaps: head and tail stay, pgoff follows */
+	ck_assert_int_eq(umap(t, 5, 0x10000, 0x3000, 0x100, "/lib/a.so"), 0);
+	ck_assert_int_eq(umap(t, 5, 0x11000, 0x1000, 0, "/lib/b.so"), 0);
+	ck_assert_int_eq(threads__resolve(t, 5, 5, PERF_RECORD_MISC_USER, 0x10010, &a), 0);
+	ck_assert_str_eq(a.map->dso, "a.so");
+	ck_assert_int_eq(threads__resolve(t, 5, 5, PERF_RECORD_MISC_USER, 0x11010, &a), 0);
+	ck_assert_str_eq(a.map->dso, "b.so");
+	ck_assert_int_eq(threads__resolve(t, 5, 5, PERF_RECORD_MISC_USER, 0x12010, &a), 0);
+	ck_assert_str_eq(a.map->dso, "a.so");
+	ck_assert_uint_eq(a.addr, 0x12010 - 0x10000 + 0x100);
+	ck_assert_int_eq(threads__resolve(t, 5, 5, PERF_RECORD_MISC_USER, 0x20000, &a), 0);
+	ck_assert_ptr_null(a.map);
+	/* anonymous executable memory is perf's JIT map */
+	ck_assert_int_eq(umap(t, 5, 0x30000, 0x1000, 0, "//anon"), 0);
+	ck_assert_int_eq(threads__resolve(t, 5, 6, PERF_RECORD_MISC_USER, 0x30010, &a), 0);
+	ck_assert_str_eq(a.map->dso, "[JIT] tid 5");
+	threads__delete(t);
+}
+END_TEST
+
+START_TEST(test_hist)
+{
+	static const enum hist_sort keys[] = { HIST_SORT_COMM, HIST_SORT_DSO };
+	struct hist *h = hist__new(keys, 2);
+	char a1[] = "bash", a2[] = "bash";	/* equal names, distinct pointers */
+	const struct hist_entry *v;
+	struct hist_key k = { .dso = "libc.so" };
+	size_t n, i;
+
+	ck_assert_ptr_nonnull(h);
+	for (i = 0; i < 1000; i++) {
+		k.comm = i % 2 ? a1 : a2;
+		k.addr = i;	/* not a key here */
+		ck_assert_int_eq(hist__add(h, &k, 10), 0);
+	}
+	k.comm = "perf";
+	ck_assert_int_eq(hist__add(h, &k, 5000), 0);
+	v = hist__sorted(h, &n);
+	ck_assert_uint_eq(n, 3);	/* by pointer while adding */
+	ck_assert_int_eq(hist__collapse(h), 0);
+	v = hist__sorted(h, &n);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(v[0].key.comm, "bash");
+	ck_assert_uint_eq(v[0].period, 10000);
+	ck_assert_uint_eq(v[0].nr_samples, 1000);
+	ck_assert_str_eq(v[1].key.comm, "perf");
+	ck_assert_uint_eq(hist__total_period(h), 15000);
+	ck_assert_uint_eq(hist__total_samples(h), 1001);
+	/* adding after sorting still finds the entries */
+	k.comm = "perf";
+	ck_assert_int_eq(hist__add(h, &k, 1), 0);
+	hist__sorted(h, &n);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(hist_sort__parse("dso"), HIST_SORT_DSO);
+	ck_assert_int_eq(hist_sort__parse("nope"), -1);
+	hist__delete(h);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("perfdata-threads");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int nf;
+
+	tcase_add_test(tc, test_comm_override_and_fork);
+	tcase_add_test(tc, test_maps);
+	tcase_add_test(tc, test_hist);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+}
