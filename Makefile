@@ -82,7 +82,7 @@ run: deps
 
 asan: deps
 	@$(MAKE) --no-print-directory O=build-asan \
-		CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
+		CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined -Wno-maybe-uninitialized" \
 		LDFLAGS="-fsanitize=address,undefined" test
 
 bench: deps

@@ -14,9 +14,15 @@ static const struct command {
 	{ "list", cmd_list, "list events this machine counts, or another machine's map" },
 	{ "version", cmd_version, "print the version" },
 	{ "bench", cmd_bench, "run a built-in scheduler workload" },
+	{ "record", cmd_record, "sample an event with callchains into perf.data" },
+	{ "annotate", cmd_annotate, "share of a function's samples per source line" },
+	{ "report", cmd_report, "histograms, stats and header of a perf.data file" },
+	{ "script", cmd_script, "print the records of a perf.data file, one per line" },
+	{ "sched", cmd_sched, "wakeup latency and paths, IPIs, migrations from sched tracepoints" },
 	{ "compare", cmd_compare, "compare results documents: tables, plots" },
 	{ "gate", cmd_gate, "pass or fail NEW against BASE (exit 0, 1 regression, 2 unusable)" },
 	{ "run", cmd_run, "run a suite of workloads into a results document" },
+	{ "validate", cmd_validate, "judge a kernel-patches/ series on before/after results" },
 };
 
 static void usage(FILE *f)

@@ -11,8 +11,14 @@ int cmd_stat(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
+int cmd_script(int argc, char **argv);
+int cmd_sched(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_gate(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 
 #endif

@@ -19,7 +19,6 @@
 #define SCHEDLENS_SAMPLER_H
 
 #include <linux/perf_event.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -41,8 +40,8 @@ struct sampler_opts {
 	const char *cpus;		/* system-wide on this CPU list ("0-3,6"); NULL: online CPUs */
 	pid_t pid;			/* > 0: follow this task instead (with its children, per CPU) */
 	bool no_inherit;		/* with pid: only the task itself, per-thread buffers */
-	bool tracking;			/* deliver mmap, comm, fork and exit records */
-	bool start_disabled;		/* nothing counts until sampler__enable() */
+	bool tracking;			/* deliver mmap, comm, fork and exit records (always on) */
+	bool start_disabled;		/* no event counts until sampler__enable() */
 	int mmap_pages;			/* data pages per ring buffer, a power of two; 0: 512 */
 	const char *tracefs;		/* NULL: /sys/kernel/tracing, else /sys/kernel/debug/tracing */
 };
@@ -70,6 +69,7 @@ void sampler__delete(struct sampler *s);
 /* The stream description (events, tep); valid until sampler__delete(). */
 const struct stream_info *sampler__info(const struct sampler *s);
 
+/* Start / stop the caller's events (tracking records keep flowing). 0 or -errno. */
 int sampler__enable(struct sampler *s);
 int sampler__disable(struct sampler *s);
 
@@ -92,29 +92,5 @@ int sample__parse(const struct perf_event_attr *attr, const struct perf_event_he
 /* The sample_id_all trailer of a non-sample record: time, cpu, id (each 0 when absent). */
 int sample_id__parse(const struct perf_event_attr *attr, const struct perf_event_header *h,
 		     uint32_t *pid, uint32_t *tid, uint64_t *time, uint32_t *cpu, uint64_t *id);
-
-/*
- * A workload run under a sampler: a forked child that waits until sampler_child__start(),
- * then execs @argv, or calls @fn(@arg) and exits with its return value when @fn is given.
- * With @phase the child gets a measured-phase channel (phase.h) in its environment and the
- * controller enables and disables the sampler as the child asks.
- */
-struct sampler_child;
-
-struct sampler_child *sampler_child__new(char *const argv[], int (*fn)(void *arg), void *arg,
-					 bool phase, struct errbuf *err);
-pid_t sampler_child__pid(const struct sampler_child *c);
-/* Let the child go. -errno with @err set if exec failed ("cannot run 'x': ..."). */
-int sampler_child__start(struct sampler_child *c, struct errbuf *err);
-/* Kill (SIGTERM) and reap a child that is still there; free. */
-void sampler_child__delete(struct sampler_child *c);
-
-/*
- * Start @c and collect @s into @ops until the child exits or *@stop becomes non-zero (then
- * the child gets SIGINT), then drain. The child's wait status in @status. Returns 0, a
- * callback's value, or -errno with @err set.
- */
-int sampler__run_child(struct sampler *s, struct sampler_child *c, const struct stream_ops *ops,
-		       volatile sig_atomic_t *stop, int *status, struct errbuf *err);
 
 #endif

@@ -88,6 +88,7 @@ struct stream_stats {
 	uint64_t nr_lost_records;	/* number of LOST / LOST_SAMPLES records */
 	uint64_t nr_unknown;		/* records of types the source skipped */
 	uint64_t nr_by_type[128];	/* by PERF_RECORD_* type, types >= 128 under [127] */
+	uint64_t nr_unknown_id;		/* samples whose id maps to no event: skipped */
 };
 
 struct stream_ops {

@@ -2,10 +2,12 @@
 #include "schedlens/kallsyms.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* past the last symbol, addresses this far still belong to it */
 #define LAST_SYMBOL_SPAN (1ull << 20)
@@ -13,8 +15,7 @@
 struct kallsyms {
 	struct ksym *syms;
 	size_t nr, cap;
-	char *names;
-	size_t names_len, names_cap;
+	char *text;		/* the whole file; names point into it */
 };
 
 static int ksym_cmp(const void *a, const void *b)
@@ -24,33 +25,8 @@ static int ksym_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-static long kallsyms__intern(struct kallsyms *k, const char *s)
-{
-	size_t n = strlen(s) + 1;
-	long off;
-
-	if (k->names_len + n > k->names_cap) {
-		size_t cap = k->names_cap ? 2 * k->names_cap : 1 << 20;
-		char *nn;
-
-		while (cap < k->names_len + n)
-			cap *= 2;
-		nn = realloc(k->names, cap);
-		if (!nn)
-			return -ENOMEM;
-		k->names = nn;
-		k->names_cap = cap;
-	}
-	off = (long)k->names_len;
-	memcpy(k->names + off, s, n);
-	k->names_len += n;
-	return off;
-}
-
 static int kallsyms__add(struct kallsyms *k, uint64_t addr, const char *name, const char *mod)
 {
-	long n, m = 0;
-
 	if (k->nr == k->cap) {
 		size_t cap = k->cap ? 2 * k->cap : 65536;
 		struct ksym *ns = realloc(k->syms, cap * sizeof(*ns));
@@ -60,54 +36,89 @@ static int kallsyms__add(struct kallsyms *k, uint64_t addr, const char *name, co
 		k->syms = ns;
 		k->cap = cap;
 	}
-	n = kallsyms__intern(k, name);
-	if (n < 0)
-		return (int)n;
-	if (*mod) {
-		m = kallsyms__intern(k, mod);
-		if (m < 0)
-			return (int)m;
-	} else {
-		m = -1;
-	}
-	/* offsets now, pointers once the arena stops moving */
-	k->syms[k->nr].addr = addr;
-	k->syms[k->nr].name = (const char *)(uintptr_t)n;
-	k->syms[k->nr].module = (const char *)(intptr_t)m;
-	k->nr++;
+	k->syms[k->nr++] = (struct ksym){ addr, name, mod };
 	return 0;
 }
 
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* "ADDR TYPE NAME[\t[MODULE]]", NUL terminated in place */
 static int kallsyms__parse_line(struct kallsyms *k, char *line, bool *nonzero)
 {
-	char *p = line, *end, *name, *mod = "";
-	uint64_t addr;
+	char *p = line, *name, *mod = "", *end;
+	uint64_t addr = 0;
+	int d, digits = 0;
 	char type;
 
-	errno = 0;
-	addr = strtoull(p, &end, 16);
-	if (end == p || errno || *end != ' ')
+	while ((d = hexval(*p)) >= 0 && digits < 17) {
+		addr = addr << 4 | (uint64_t)d;
+		p++;
+		digits++;
+	}
+	if (!digits || digits > 16 || p[0] != ' ' || !p[1] || p[2] != ' ')
 		return -EINVAL;
-	type = end[1];
-	if (!type || end[2] != ' ')
-		return -EINVAL;
+	type = p[1];
 	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 		return 0;
-	name = end + 3;
-	end = name + strcspn(name, "\t\n ");
+	name = p + 3;
+	end = name + strcspn(name, "\t ");
 	if (*end == '\t') {
-		*end = '\0';
 		mod = end + 1;
 		if (*mod == '[')
 			mod++;
-		mod[strcspn(mod, "]\n")] = '\0';
-	} else {
-		*end = '\0';
+		mod[strcspn(mod, "]")] = '\0';
 	}
+	*end = '\0';
 	if (!*name)
 		return -EINVAL;
 	*nonzero |= addr != 0;
 	return kallsyms__add(k, addr, name, mod);
+}
+
+static int read_all(const char *file, char **out)
+{
+	size_t cap = 1 << 20, n = 0;
+	char *buf = NULL, *nb;
+	ssize_t got;
+	int fd = open(file, O_RDONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		if (!buf || n + 1 >= cap) {
+			cap = buf ? 2 * cap : cap;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = nb;
+		}
+		got = read(fd, buf + n, cap - n - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			ret = -errno;
+			break;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	close(fd);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	return 0;
 }
 
 struct kallsyms *kallsyms__load(const char *path, struct errbuf *err)
@@ -115,56 +126,54 @@ struct kallsyms *kallsyms__load(const char *path, struct errbuf *err)
 	struct kallsyms *k = calloc(1, sizeof(*k));
 	const char *file = path ? path : "/proc/kallsyms";
 	bool nonzero = false;
-	char *line = NULL;
-	size_t cap = 0, i, lineno = 0;
-	FILE *f;
+	size_t lineno = 0;
+	char *line, *nl;
 	int ret;
 
 	if (!k) {
 		err__set(err, -ENOMEM, "out of memory");
 		return NULL;
 	}
-	f = fopen(file, "r");
-	if (!f) {
-		err__set(err, -errno, "cannot open '%s': %s", file, strerror(errno));
+	ret = read_all(file, &k->text);
+	if (ret) {
+		err__set(err, ret, "cannot open '%s': %s", file, strerror(-ret));
 		goto out_free;
 	}
-	while (getline(&line, &cap, f) > 0) {
+	for (line = k->text; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
 		lineno++;
-		ret = kallsyms__parse_line(k, line, &nonzero);
+		ret = *line ? kallsyms__parse_line(k, line, &nonzero) : 0;
 		if (ret == -ENOMEM) {
 			err__set(err, ret, "out of memory");
-			goto out_close;
+			goto out_free;
 		}
 		if (ret) {
 			err__set(err, ret, "'%s' line %zu: not a kallsyms line", file, lineno);
-			goto out_close;
+			goto out_free;
 		}
+		if (!nl)
+			break;
 	}
 	if (!k->nr) {
 		err__set(err, -ENOENT, "'%s' holds no kernel text symbol", file);
-		goto out_close;
+		goto out_free;
 	}
 	if (!nonzero) {
 		err__set(err, -EACCES,
 			 "every address in '%s' is 0: kernel.kptr_restrict hides them (run as root "
 			 "or sysctl kernel.kptr_restrict=0)", file);
-		goto out_close;
+		goto out_free;
 	}
-	for (i = 0; i < k->nr; i++) {
-		intptr_t m = (intptr_t)k->syms[i].module;
-
-		k->syms[i].name = k->names + (uintptr_t)k->syms[i].name;
-		k->syms[i].module = m < 0 ? "" : k->names + m;
-	}
-	qsort(k->syms, k->nr, sizeof(*k->syms), ksym_cmp);
-	fclose(f);
-	free(line);
+	/* /proc/kallsyms comes mostly sorted: sort only when it is not */
+	for (lineno = 1; lineno < k->nr && k->syms[lineno - 1].addr <= k->syms[lineno].addr;
+	     lineno++)
+		;
+	if (lineno < k->nr)
+		qsort(k->syms, k->nr, sizeof(*k->syms), ksym_cmp);
 	return k;
-out_close:
-	fclose(f);
 out_free:
-	free(line);
 	kallsyms__delete(k);
 	return NULL;
 }
@@ -174,7 +183,7 @@ void kallsyms__delete(struct kallsyms *k)
 	if (!k)
 		return;
 	free(k->syms);
-	free(k->names);
+	free(k->text);
 	free(k);
 }
 

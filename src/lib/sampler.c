@@ -17,6 +17,9 @@
 #include "sampler-int.h"
 
 #define DEFAULT_PAGES 512
+
+/* in libperf.a, not in its public headers (internal/evsel.h) */
+void perf_evsel__free_id(struct perf_evsel *evsel);
 #define FORCED_SAMPLE_TYPE \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
 
@@ -40,7 +43,7 @@ struct sampler {
 	struct stream_info info;
 	struct stream_stats stats;
 	struct id_map *ids;
-	size_t nr_ids;
+	size_t nr_ids, nr_user;		/* events the caller asked for, tracking excluded */
 	struct qrec **heap;
 	size_t nr_heap, cap_heap;
 	uint64_t seq, max_time, flush_limit;
@@ -233,8 +236,12 @@ struct sampler *sampler__new(const struct sampler_opts *o, struct errbuf *err)
 	s->info.big_endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 	s->info.nr_cpus_online = (uint32_t)perf_cpu_map__nr(s->cpus);
 	s->info.nr_cpus_avail = s->info.nr_cpus_online;
+	s->nr_user = o->nr_events;
+	/* tracking records (fork, comm, mmap) flow outside the measured phase too */
+	for (i = s->nr_user; i < s->nr_evsels; i++)
+		perf_evsel__enable(s->pe[i]);
 	if (!o->start_disabled)
-		perf_evlist__enable(s->evlist);
+		sampler__enable(s);
 	return s;
 out_delete:
 	sampler__delete(s);
@@ -250,6 +257,12 @@ void sampler__delete(struct sampler *s)
 	if (s->evlist) {
 		perf_evlist__munmap(s->evlist);
 		perf_evlist__close(s->evlist);
+		/* libperf 6.1's perf_evsel__delete() frees the evsel only: drop what it holds */
+		for (i = 0; i < s->nr_evsels; i++) {
+			perf_evsel__free_id(s->pe[i]);
+			perf_cpu_map__put(perf_evsel__cpus(s->pe[i]));
+			perf_thread_map__put(perf_evsel__threads(s->pe[i]));
+		}
 		perf_evlist__delete(s->evlist);	/* deletes the evsels */
 	} else {
 		for (i = 0; i < s->nr_evsels; i++)
@@ -283,14 +296,22 @@ const struct stream_stats *sampler__stats(const struct sampler *s)
 
 int sampler__enable(struct sampler *s)
 {
-	perf_evlist__enable(s->evlist);
-	return 0;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < s->nr_user && !ret; i++)
+		ret = perf_evsel__enable(s->pe[i]);
+	return ret;
 }
 
 int sampler__disable(struct sampler *s)
 {
-	perf_evlist__disable(s->evlist);
-	return 0;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < s->nr_user && !ret; i++)
+		ret = perf_evsel__disable(s->pe[i]);
+	return ret;
 }
 
 static bool qrec_less(const struct qrec *a, const struct qrec *b)

@@ -129,55 +129,71 @@ static int messaging_task_run(struct wl_tasks *t, void *arg)
 	return ret;
 }
 
+/* Group @g's channels: fds[2r] is receiver r's read end, fds[2r + 1] (and wr[r]) its write end. */
+static int messaging_channels(const struct messaging_cfg *cfg, size_t g, int *fds, int *wr,
+			      struct errbuf *err)
+{
+	size_t r;
+	int p[2];
+
+	for (r = g * (size_t)cfg->fds; r < (g + 1) * (size_t)cfg->fds; r++) {
+		if (cfg->pipes ? pipe(p) : socketpair(AF_UNIX, SOCK_STREAM, 0, p))
+			return err__set(err, -errno, "messaging: cannot create %s %zu of %ld: %s",
+					cfg->pipes ? "pipe" : "socketpair", r + 1,
+					cfg->groups * cfg->fds, strerror(errno));
+		fds[2 * r] = p[0];
+		fds[2 * r + 1] = wr[r] = p[1];
+	}
+	return 0;
+}
+
+static void messaging_close(int *fds, size_t from, size_t to)
+{
+	for (; from < to; from++) {
+		if (fds[from] >= 0)
+			close(fds[from]);
+		fds[from] = -1;
+	}
+}
+
 static int messaging_run(const void *vcfg, struct phase *ph, json_t *metrics, struct errbuf *err)
 {
 	const struct messaging_cfg *cfg = vcfg;
-	size_t pairs = (size_t)(cfg->groups * cfg->fds), i, r;
+	size_t pairs = (size_t)(cfg->groups * cfg->fds), f = (size_t)cfg->fds, g, i, r;
 	struct messaging_task *tasks = calloc(2 * pairs, sizeof(*tasks));
-	int *fds = malloc(2 * pairs * sizeof(*fds)), *wr = NULL, ret = 0, p[2];
+	int *fds = malloc(2 * pairs * sizeof(*fds)), *wr = malloc(pairs * sizeof(*wr)), ret = 0;
 	struct wl_tasks *t = NULL;
 	double secs, msgs;
 	uint64_t ns;
 
-	if (!tasks || !fds) {
+	if (!tasks || !fds || !wr) {
 		ret = err__set(err, -ENOMEM, "out of memory");
 		goto out_free;
 	}
 	for (i = 0; i < 2 * pairs; i++)
 		fds[i] = -1;
-	/* fds[2i] is receiver i's read end, fds[2i + 1] its write end */
-	for (i = 0; i < pairs; i++) {
-		if (cfg->pipes ? pipe(p) : socketpair(AF_UNIX, SOCK_STREAM, 0, p)) {
-			ret = err__set(err, -errno, "messaging: cannot create %s %zu of %zu: %s",
-				       cfg->pipes ? "pipe" : "socketpair", i + 1, pairs,
-				       strerror(errno));
-			goto out_close;
-		}
-		fds[2 * i] = p[0];
-		fds[2 * i + 1] = p[1];
-	}
-	wr = malloc(pairs * sizeof(*wr));
-	if (!wr) {
-		ret = err__set(err, -ENOMEM, "out of memory");
-		goto out_close;
-	}
-	for (i = 0; i < pairs; i++)
-		wr[i] = fds[2 * i + 1];
 	t = wl_tasks__new(cfg->threads, 2 * pairs, err);
 	if (!t) {
 		ret = -ENOMEM;
-		goto out_wr;
+		goto out_free;
 	}
-	/* per group: its receivers first, then its senders, as hackbench starts them */
-	for (i = 0; i < pairs && !ret; i += (size_t)cfg->fds) {
-		for (r = i; r < i + (size_t)cfg->fds && !ret; r++) {
+	/*
+	 * Per group, as hackbench: its channels, its receivers, its senders; processes then
+	 * have the group's fds and the parent closes them, so no task inherits other groups'.
+	 */
+	for (g = 0; g < (size_t)cfg->groups && !ret; g++) {
+		i = g * f;
+		ret = messaging_channels(cfg, g, fds, wr, err);
+		for (r = i; r < i + f && !ret; r++) {
 			tasks[r] = (struct messaging_task){ cfg, fds[2 * r], NULL };
 			ret = wl_tasks__spawn(t, messaging_task_run, &tasks[r], err);
 		}
-		for (r = i; r < i + (size_t)cfg->fds && !ret; r++) {
+		for (r = i; r < i + f && !ret; r++) {
 			tasks[pairs + r] = (struct messaging_task){ cfg, -1, wr + i };
 			ret = wl_tasks__spawn(t, messaging_task_run, &tasks[pairs + r], err);
 		}
+		if (!cfg->threads)
+			messaging_close(fds, 2 * i, 2 * (i + f));
 	}
 	if (!ret)
 		ret = wl_tasks__measure(t, ph, &ns, err);
@@ -189,13 +205,9 @@ static int messaging_run(const void *vcfg, struct phase *ph, json_t *metrics, st
 	      wl__metric(metrics, "messages_per_s", msgs / secs, "ops/s", BETTER_HIGHER);
 out_tasks:
 	wl_tasks__delete(t);
-out_wr:
-	free(wr);
-out_close:
-	for (i = 0; i < 2 * pairs; i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
+	messaging_close(fds, 0, 2 * pairs);
 out_free:
+	free(wr);
 	free(fds);
 	free(tasks);
 	return ret;

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Pinning two tasks to CPUs chosen by last-level-cache topology read from sysfs. */
+/* Pinning two tasks to CPUs chosen by last-level-cache topology (topology.h). */
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "schedlens/topology.h"
 #include "wl.h"
 
 static const char *const pin_names[] = { "none", "same", "llc", "cross-llc" };
@@ -29,99 +30,58 @@ const char *wl_pin__name(enum wl_pin p)
 	return pin_names[p];
 }
 
-/* "0-3,8,10-11" into @set; 0 or -EINVAL */
-static int cpulist_parse(const char *s, cpu_set_t *set)
+int wl_pin__choose(enum wl_pin mode, const struct topology *topo, const cpu_set_t *allowed,
+		   int cpus[2], struct errbuf *err)
 {
-	long a, b;
-	char *end;
-
-	CPU_ZERO(set);
-	while (*s) {
-		a = strtol(s, &end, 10);
-		if (end == s || a < 0)
-			return -EINVAL;
-		b = a;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtol(s, &end, 10);
-			if (end == s || b < a)
-				return -EINVAL;
-		}
-		if (b >= CPU_SETSIZE)
-			return -EINVAL;
-		for (; a <= b; a++)
-			CPU_SET((int)a, set);
-		s = *end == ',' ? end + 1 : end;
-		if (*end && *end != ',')
-			return -EINVAL;
-	}
-	return 0;
-}
-
-/* The CPUs sharing @cpu's level-3 cache; -ENOENT when sysfs does not describe it. */
-static int llc_of(const char *sysfs_cpu, int cpu, cpu_set_t *set)
-{
-	char path[512], buf[4096];
-	int idx;
-
-	for (idx = 0; idx < 16; idx++) {
-		snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d/level", sysfs_cpu, cpu, idx);
-		if (read_file_str(path, buf, sizeof(buf)))
-			break;
-		if (strcmp(buf, "3"))
-			continue;
-		snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d/shared_cpu_list", sysfs_cpu, cpu,
-			 idx);
-		if (read_file_str(path, buf, sizeof(buf)))
-			break;
-		return cpulist_parse(buf, set);
-	}
-	return -ENOENT;
-}
-
-int wl_pin__choose(enum wl_pin mode, const char *sysfs_cpu, int cpus[2], struct errbuf *err)
-{
-	cpu_set_t allowed, llc;
-	int a, b, first = -1, ret;
+	int a, b, nr = topology__nr_cpus(topo);
+	bool want_same = mode == WL_PIN_LLC;
 
 	cpus[0] = cpus[1] = -1;
 	if (mode == WL_PIN_NONE)
 		return 0;
-	if (sched_getaffinity(0, sizeof(allowed), &allowed))
-		return err__set(err, -errno, "cannot read the CPU affinity: %s", strerror(errno));
-	for (a = 0; a < CPU_SETSIZE && first < 0; a++)
-		if (CPU_ISSET(a, &allowed))
-			first = a;
-	if (first < 0)
-		return err__set(err, -ENODEV, "no CPU to pin to");
-	if (mode == WL_PIN_SAME) {
-		cpus[0] = cpus[1] = first;
-		return 0;
-	}
-	for (a = 0; a < CPU_SETSIZE; a++) {
-		if (!CPU_ISSET(a, &allowed))
+	for (a = 0; a < nr; a++) {
+		if (!CPU_ISSET(a, allowed) || !topology__online(topo, a))
 			continue;
-		ret = llc_of(sysfs_cpu, a, &llc);
-		if (ret == -ENOENT)
-			return err__set(err, -ENODEV,
-					"pin '%s': no last-level cache topology for cpu%d in "
-					"'%s/cpu%d/cache' (no level-3 cache described)",
-					wl_pin__name(mode), a, sysfs_cpu, a);
-		if (ret)
-			return err__set(err, -ENODEV, "pin '%s': cannot parse the LLC of cpu%d",
-					wl_pin__name(mode), a);
-		for (b = a + 1; b < CPU_SETSIZE; b++) {
-			if (!CPU_ISSET(b, &allowed) || CPU_ISSET(b, &llc) != (mode == WL_PIN_LLC))
+		if (mode == WL_PIN_SAME) {
+			cpus[0] = cpus[1] = a;
+			return 0;
+		}
+		for (b = a + 1; b < nr; b++) {
+			if (!CPU_ISSET(b, allowed) || !topology__online(topo, b) ||
+			    (topology__llc(topo, a) == topology__llc(topo, b)) != want_same)
 				continue;
 			cpus[0] = a;
 			cpus[1] = b;
 			return 0;
 		}
 	}
-	if (mode == WL_PIN_CROSS_LLC)
-		return err__set(err, -ENODEV,
-				"pin 'cross-llc' is unavailable: the CPUs this runs on share one LLC");
-	return err__set(err, -ENODEV, "pin 'llc' is unavailable: no two CPUs share an LLC here");
+	if (mode == WL_PIN_SAME)
+		return err__set(err, -ENODEV, "pin 'same': no CPU to pin to");
+	return err__set(err, -ENODEV, "pin '%s' is unavailable: %s%s", wl_pin__name(mode),
+			mode == WL_PIN_CROSS_LLC ? "the CPUs this may run on share one LLC" :
+						   "no two CPUs this may run on share an LLC",
+			topology__llc_from_cache(topo) ?
+				"" :
+				" (sysfs describes no caches: LLCs are taken to be the packages)");
+}
+
+int wl_pin__choose_here(enum wl_pin mode, int cpus[2], struct errbuf *err)
+{
+	struct topology *topo;
+	cpu_set_t allowed;
+	int ret;
+
+	cpus[0] = cpus[1] = -1;
+	if (mode == WL_PIN_NONE)
+		return 0;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return err__set(err, -errno, "cannot read the CPU affinity: %s", strerror(errno));
+	topo = topology__read(NULL, err);
+	if (!topo)
+		return -ENODEV;
+	ret = wl_pin__choose(mode, topo, &allowed, cpus, err);
+	topology__delete(topo);
+	return ret;
 }
 
 int wl_pin__self(int cpu)

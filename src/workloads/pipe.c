@@ -14,8 +14,6 @@
 #include "schedlens/workload.h"
 #include "wl.h"
 
-#define PIPE_SYSFS_CPU "/sys/devices/system/cpu"
-
 struct pipe_cfg {
 	long loops;
 	bool threads;
@@ -26,6 +24,7 @@ struct pipe_side {
 	long loops;
 	int rd, wr, cpu;
 	bool starts;
+	int unused[2];	/* the peer's ends: a process closes them, so a dead peer means EOF */
 };
 
 static const char pipe_usage[] =
@@ -92,6 +91,10 @@ static int pipe_side_run(struct wl_tasks *t, void *arg)
 	int token = 0, ret;
 	long i;
 
+	if (s->unused[0] >= 0) {
+		close(s->unused[0]);
+		close(s->unused[1]);
+	}
 	ret = wl_tasks__ready(t, wl_pin__self(s->cpu));
 	for (i = 0; !ret && i < s->loops; i++) {
 		if (s->starts)
@@ -111,7 +114,7 @@ static int pipe_run(const void *vcfg, struct phase *ph, json_t *metrics, struct 
 	uint64_t ns;
 	double secs;
 
-	ret = wl_pin__choose(cfg->pin, PIPE_SYSFS_CPU, cpus, err);
+	ret = wl_pin__choose_here(cfg->pin, cpus, err);
 	if (ret)
 		return ret;
 	if (pipe(fwd) || pipe(back)) {
@@ -123,10 +126,22 @@ static int pipe_run(const void *vcfg, struct phase *ph, json_t *metrics, struct 
 		ret = -ENOMEM;
 		goto out_close;
 	}
-	sides[0] = (struct pipe_side){ cfg->loops, back[0], fwd[1], cpus[0], true };
-	sides[1] = (struct pipe_side){ cfg->loops, fwd[0], back[1], cpus[1], false };
+	sides[0] = (struct pipe_side){ cfg->loops, back[0], fwd[1], cpus[0], true, { -1, -1 } };
+	sides[1] = (struct pipe_side){ cfg->loops, fwd[0], back[1], cpus[1], false, { -1, -1 } };
+	if (!cfg->threads) {
+		sides[0].unused[0] = fwd[0];
+		sides[0].unused[1] = back[1];
+		sides[1].unused[0] = back[0];
+		sides[1].unused[1] = fwd[1];
+	}
 	for (i = 0; i < 2 && !ret; i++)
 		ret = wl_tasks__spawn(t, pipe_side_run, &sides[i], err);
+	/* the parent's copies would keep a dead side's pipe open too */
+	for (i = 0; i < 2 && !cfg->threads; i++) {
+		close(fwd[i]);
+		close(back[i]);
+		fwd[i] = back[i] = -1;
+	}
 	if (!ret)
 		ret = wl_tasks__measure(t, ph, &ns, err);
 	if (ret)

@@ -8,6 +8,9 @@ const struct workload *const workloads[] = {
 	&workload_pipe,
 	&workload_messaging,
 	&workload_wakeup,
+	&workload_pound_times,
+	&workload_pound_clock_gettime,
+	&workload_tcp,
 	NULL,
 };
 

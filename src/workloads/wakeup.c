@@ -110,15 +110,12 @@ static int wakeup_parse(int argc, char **argv, void **cfgp, struct errbuf *err)
 					     &cfg->footprint_kb);
 			break;
 		case 'd':
-			ret = wl__parse_duration(err, "wakeup", "--duration", optarg, 3600,
+			ret = wl__parse_duration(err, "wakeup", "--duration", optarg, false, 3600,
 						 &cfg->duration_ns);
 			break;
 		case 'w':
-			if (!strcmp(optarg, "0"))
-				cfg->warmup_ns = 0;
-			else
-				ret = wl__parse_duration(err, "wakeup", "--warmup", optarg, 3600,
-							 &cfg->warmup_ns);
+			ret = wl__parse_duration(err, "wakeup", "--warmup", optarg, true, 3600,
+						 &cfg->warmup_ns);
 			break;
 		default:
 			ret = wl__bad_option(err, "wakeup", argv, c);
@@ -226,14 +223,6 @@ static void *wk_msg_fn(void *arg)
 	return NULL;
 }
 
-static void sleep_ns(uint64_t ns)
-{
-	struct timespec ts = { (time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull) };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
-		;
-}
-
 static int wk_worker_init(struct wk_worker *w, struct wk_msg *msg, const struct wakeup_cfg *cfg)
 {
 	size_t i;
@@ -311,13 +300,13 @@ static int wakeup_run(const void *vcfg, struct phase *ph, json_t *metrics, struc
 	}
 	if (ret)
 		goto out_stop;
-	sleep_ns(cfg->warmup_ns);
+	wl__sleep_ns(cfg->warmup_ns);
 	ret = wl__phase_begin(ph, err);
 	if (ret)
 		goto out_stop;
 	start = now_ns();
 	atomic_store(&run.start_ns, start);
-	sleep_ns(cfg->duration_ns);
+	wl__sleep_ns(cfg->duration_ns);
 	end = now_ns();
 	atomic_store(&run.end_ns, end);
 	ret = wl__phase_end(ph, err);

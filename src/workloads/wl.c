@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 void wl__getopt_reset(void)
@@ -40,13 +41,13 @@ int wl__parse_long(struct errbuf *err, const char *wl, const char *opt, const ch
 }
 
 int wl__parse_duration(struct errbuf *err, const char *wl, const char *opt, const char *arg,
-		       double max_s, uint64_t *out)
+		       bool zero_ok, double max_s, uint64_t *out)
 {
-	if (parse_duration_ns(arg, out) || !*out || (double)*out > max_s * 1e9)
+	if (parse_duration_ns(arg, out) || (!*out && !zero_ok) || (double)*out > max_s * 1e9)
 		return err__set(err, -EINVAL,
-				"%s: invalid %s '%s': expected a duration above 0 and at most %gs "
+				"%s: invalid %s '%s': expected a duration %s 0 and at most %gs "
 				"(e.g. 2, 500ms)",
-				wl, opt, arg, max_s);
+				wl, opt, arg, zero_ok ? "from" : "above", max_s);
 	return 0;
 }
 
@@ -55,6 +56,14 @@ int wl__no_args(struct errbuf *err, const char *wl, int argc, char **argv)
 	if (optind < argc)
 		return err__set(err, -EINVAL, "%s: unexpected argument '%s'", wl, argv[optind]);
 	return 0;
+}
+
+void wl__sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
+		;
 }
 
 int wl__metric(json_t *metrics, const char *name, double value, const char *unit,
@@ -86,7 +95,7 @@ struct wl_task {
 
 struct wl_tasks {
 	bool threads, released;
-	size_t n, max;
+	size_t n, max, nready;
 	int ready[2], gate[2];
 	struct wl_shared *shared;
 	struct wl_task *tasks;
@@ -189,7 +198,7 @@ int wl_tasks__ready(struct wl_tasks *t, int status)
 
 int wl_tasks__wait_ready(struct wl_tasks *t, struct errbuf *err)
 {
-	size_t got = 0, failed = 0;
+	size_t got = t->nready, failed = 0;
 	char buf[256];
 	ssize_t n, i;
 
@@ -206,6 +215,7 @@ int wl_tasks__wait_ready(struct wl_tasks *t, struct errbuf *err)
 			failed += buf[i] != 'o';
 		got += (size_t)n;
 	}
+	t->nready = got;
 	if (failed)
 		return err__set(err, -EIO, "%zu of %zu tasks failed to set up", failed, t->n);
 	return 0;
@@ -222,7 +232,7 @@ void wl_tasks__go(struct wl_tasks *t, bool abort)
 int wl_tasks__join(struct wl_tasks *t, struct errbuf *err)
 {
 	size_t i, failed = 0;
-	int status;
+	int status, sig = 0;
 
 	if (!t->released)
 		wl_tasks__go(t, true);
@@ -235,10 +245,15 @@ int wl_tasks__join(struct wl_tasks *t, struct errbuf *err)
 		while (waitpid(t->tasks[i].pid, &status, 0) < 0 && errno == EINTR)
 			;
 		failed += !WIFEXITED(status) || WEXITSTATUS(status);
+		if (WIFSIGNALED(status) && !sig)
+			sig = WTERMSIG(status);
 	}
 	t->n = 0;
+	if (failed && !t->shared->abort && sig)
+		return err__set(err, -EIO, "%zu of the tasks failed (one killed by %s)", failed,
+				strsignal(sig));
 	if (failed && !t->shared->abort)
-		return err__set(err, -EIO, "%zu tasks failed", failed);
+		return err__set(err, -EIO, "%zu of the tasks failed", failed);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #define SCHEDLENS_WL_H
 
 #include <getopt.h>
+#include <sched.h>
 #include <jansson.h>
 #include <stdbool.h>
 #include <sys/types.h>
@@ -26,11 +27,14 @@ int wl__bad_option(struct errbuf *err, const char *wl, char **argv, int c);
 /* Parse @arg of option @opt as an integer in [min, max]; -EINVAL with a message otherwise. */
 int wl__parse_long(struct errbuf *err, const char *wl, const char *opt, const char *arg, long min,
 		   long max, long *out);
-/* Parse a duration ("2", "500ms") of option @opt, > 0 and <= @max_s seconds, into ns. */
+/* Parse a duration ("2", "500ms") of option @opt, > 0 (>= 0 if @zero_ok), <= @max_s s, in ns. */
 int wl__parse_duration(struct errbuf *err, const char *wl, const char *opt, const char *arg,
-		       double max_s, uint64_t *out);
+		       bool zero_ok, double max_s, uint64_t *out);
 /* Reject positional arguments left after getopt. */
 int wl__no_args(struct errbuf *err, const char *wl, int argc, char **argv);
+
+/* Sleep @ns on the monotonic clock, through signals. */
+void wl__sleep_ns(uint64_t ns);
 
 /* metrics[name] = { value, unit, better }; 0 or -ENOMEM. */
 int wl__metric(json_t *metrics, const char *name, double value, const char *unit,
@@ -51,7 +55,7 @@ struct wl_tasks *wl_tasks__new(bool threads, size_t max, struct errbuf *err);
 int wl_tasks__spawn(struct wl_tasks *t, wl_task_fn fn, void *arg, struct errbuf *err);
 /* In a task: say ready (@status 0) or failed, then wait for go. 0, or -ECANCELED on abort. */
 int wl_tasks__ready(struct wl_tasks *t, int status);
-/* Wait until every spawned task is ready; -EIO if one failed or died. */
+/* Wait until every spawned task is ready (again: returns at once); -EIO if one failed or died. */
 int wl_tasks__wait_ready(struct wl_tasks *t, struct errbuf *err);
 /* Release the tasks; with @abort they return from wl_tasks__ready() with -ECANCELED. */
 void wl_tasks__go(struct wl_tasks *t, bool abort);
@@ -75,11 +79,14 @@ enum wl_pin { WL_PIN_NONE, WL_PIN_SAME, WL_PIN_LLC, WL_PIN_CROSS_LLC };
 int wl_pin__parse(struct errbuf *err, const char *wl, const char *arg, enum wl_pin *out);
 const char *wl_pin__name(enum wl_pin p);
 /*
- * Choose CPUs for two tasks under @mode among the CPUs this process may run on, from the cache
- * topology under @sysfs_cpu (normally "/sys/devices/system/cpu"). -1 for none. 0, or -ENODEV
- * with the reason in @err (no cache topology, a single LLC, not enough CPUs).
+ * Choose CPUs for two tasks under @mode among @allowed CPUs of @topo; -1 for none. 0, or
+ * -ENODEV with the reason in @err (a single LLC, no two CPUs sharing one).
  */
-int wl_pin__choose(enum wl_pin mode, const char *sysfs_cpu, int cpus[2], struct errbuf *err);
+struct topology;
+int wl_pin__choose(enum wl_pin mode, const struct topology *topo, const cpu_set_t *allowed,
+		   int cpus[2], struct errbuf *err);
+/* The same for this process's affinity and this machine's topology. */
+int wl_pin__choose_here(enum wl_pin mode, int cpus[2], struct errbuf *err);
 /* Pin the calling thread to @cpu (no-op for -1); 0 or -errno. */
 int wl_pin__self(int cpu);
 

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Symbolization of sample and callchain addresses: the address spaces of the recorded
+ * processes (built from MMAP/MMAP2, FORK and COMM-exec records of a struct stream_ops source),
+ * user DSOs through libdwfl (ELF symbols, .debug_line, separate debug files found by build-id
+ * or debuglink under SYMFS/usr/lib/debug, inline frames), the kernel through a kallsyms text
+ * and, with a debug vmlinux, through libdw as well.
+ *
+ * Every lookup is cached per DSO and per address, so asking for source lines costs little more
+ * than asking for symbols. Strings handed out (DSO names, symbol names, source files) stay
+ * valid until symbols__delete().
+ */
+#ifndef SCHEDLENS_SYMBOLS_H
+#define SCHEDLENS_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schedlens/stream.h"
+#include "schedlens/util.h"
+
+struct symbols;
+struct sym_dso;
+
+struct symbols_config {
+	const char *symfs;	/* prefix for every user path and debug directory, as perf --symfs */
+	const char *kallsyms;	/* kallsyms text for kernel addresses (NULL: kernel unresolved) */
+	const char *vmlinux;	/* ELF vmlinux: kernel symbols, and lines with its DWARF */
+	bool lines;		/* resolve source lines */
+	bool inlines;		/* report the innermost inlined function at an address */
+	bool elsewhere;		/* recorded on another machine: leave this one's files alone */
+};
+
+/* What is known about one DSO; each note is reported once per DSO, not per sample. */
+enum sym_dso_status {
+	SYM_DSO_OK,		/* symbols and (when asked) lines */
+	SYM_DSO_NO_DEBUGINFO,	/* symbols, no DWARF: no source lines (known after a line lookup) */
+	SYM_DSO_STRIPPED,	/* no .symtab and no debug file: dynamic symbols at best */
+	SYM_DSO_MISSING,	/* the file is gone (or never was on this machine) */
+	SYM_DSO_BUILD_ID_MISMATCH, /* the file there is not the one recorded */
+	SYM_DSO_NOT_ELF,	/* [anon], [heap], [vdso] without a file, or not an ELF */
+	SYM_DSO_KERNEL_NO_MAP,	/* kernel addresses and no kallsyms/vmlinux to resolve them */
+	SYM_DSO_KALLSYMS,	/* kernel symbols from kallsyms: lines need --vmlinux */
+	SYM_DSO_ELSEWHERE,	/* recorded on another machine and no --symfs: not looked up */
+};
+
+struct sym_loc {
+	struct sym_dso *dso;	/* NULL when no map covers the address */
+	const char *dso_name;	/* "/usr/bin/x", "[kernel.kallsyms]", "[unknown]" */
+	const char *sym;	/* function, or NULL when unresolved */
+	uint64_t addr;		/* user: ELF address in the DSO (file offset when the file is
+				   not read); kernel: the ip itself; unmapped: the ip */
+	uint64_t sym_start;	/* start of sym in the same space as addr */
+	const char *srcfile;	/* source file, or NULL (lines not asked for or not known) */
+	unsigned int line;
+	const char *inl;	/* innermost inlined function containing addr, or NULL */
+	bool kernel;
+	uint64_t ip;		/* the address as sampled (runtime) */
+};
+
+/* Flags for symbols__resolve() */
+#define SYM_RETADDR	(1u << 0)	/* a return address from a callchain: look up at ip - 1 */
+#define SYM_LINES	(1u << 1)	/* resolve the source line as well */
+
+/* Return a new session, or NULL with the reason in @err. @cfg is copied. */
+struct symbols *symbols__new(const struct symbols_config *cfg, struct errbuf *err);
+void symbols__delete(struct symbols *s);
+
+/*
+ * The build-id a file's header (HEADER_BUILD_ID) gives for @filename: a local file by that
+ * name with another build-id is then not used. 0 or -ENOMEM.
+ */
+int symbols__build_id(struct symbols *s, const char *filename, const uint8_t *id, size_t size);
+
+/* Feed the address-space records. Return 0 or -ENOMEM. */
+int symbols__mmap(struct symbols *s, const struct stream_mmap *m);
+int symbols__fork(struct symbols *s, uint32_t pid, uint32_t ppid);
+int symbols__exec(struct symbols *s, uint32_t pid);
+
+/*
+ * Resolve @ip of process @pid; @cpumode is header.misc & PERF_RECORD_MISC_CPUMODE_MASK (or the
+ * mode of a PERF_CONTEXT_* marker in a callchain). Never fails: what is not known is left NULL
+ * (sym, srcfile) and @out->addr says where the sample was.
+ */
+void symbols__resolve(struct symbols *s, uint32_t pid, uint64_t ip, uint16_t cpumode,
+		      unsigned int flags, struct sym_loc *out);
+
+/*
+ * Resolve the frames of @smp: frame 0 where it was taken, then its callchain (PERF_CONTEXT_*
+ * markers switch the mode; the kernel's copy of the sample ip is skipped; the rest are return
+ * addresses, looked up at ip - 1). Up to @max frames into @out; returns how many.
+ */
+size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsigned int flags,
+		      struct sym_loc *out, size_t max);
+
+/* True when @sym is an interrupt-enable function that hrtimer/NMI-less sampling piles up on. */
+bool symbols__is_skid(const char *sym);
+
+/* The DSO's status (loads it if not yet loaded), name, and a one-line note when not OK. */
+enum sym_dso_status sym_dso__status(struct sym_dso *d);
+const char *sym_dso__name(const struct sym_dso *d);
+const char *sym_dso__status_str(enum sym_dso_status st);
+
+/* Visit every DSO that resolve() touched; stop when @fn returns non-zero and return that. */
+int symbols__for_each_dso(struct symbols *s, int (*fn)(void *ctx, struct sym_dso *d), void *ctx);
+
+/* Source text of @file line @line (1-based) into @buf, trailing newline cut. 0 or -errno. */
+int symbols__source_line(struct symbols *s, const char *file, unsigned int line, char *buf,
+			 size_t len);
+
+/*
+ * The kallsyms for analysing @data (a perf.data path): @given when set; else DATA.kallsyms
+ * (what `schedlens record` keeps beside its file) when it exists; else /proc/kallsyms when
+ * @os_release is the running kernel's; else NULL (kernel addresses stay unresolved).
+ */
+const char *symbols__pick_kallsyms(const char *data, const char *given, const char *os_release,
+				   char *buf, size_t len);
+
+/*
+ * True when a file's header says it was recorded on another machine (another hostname or
+ * kernel release than this one's); false when it does not say.
+ */
+bool symbols__recorded_elsewhere(const char *hostname, const char *os_release);
+
+/*
+ * Notes `schedlens record` leaves in a file's command line (CMDLINE feature) as one argument
+ * "schedlens-note: TEXT", e.g. the cpu-clock fallback. The first note of @cmdline into @buf,
+ * or NULL when there is none.
+ */
+#define SYMBOLS_NOTE_PREFIX "schedlens-note: "
+const char *symbols__record_note(const char *cmdline, char *buf, size_t len);
+
+/*
+ * Per-line attribution of one function's samples, for annotate: hits are added per
+ * (srcfile, line) or, where lines are not known, per address; sym_lines__sort() orders them
+ * by weight, hottest first.
+ */
+struct sym_line {
+	const char *srcfile;	/* NULL: by address */
+	unsigned int line;
+	uint64_t addr;		/* lowest address seen for the line; the key without lines */
+	uint64_t nr_samples, period;
+};
+
+struct sym_lines {
+	struct sym_line *v;
+	size_t nr, alloc;
+	uint64_t nr_samples, period;	/* the function's totals */
+};
+
+int sym_lines__add(struct sym_lines *l, const struct sym_loc *loc, uint64_t period);
+/* by period (by sample count when @by_samples), hottest first; ties by file, line, addr */
+void sym_lines__sort(struct sym_lines *l, bool by_samples);
+void sym_lines__exit(struct sym_lines *l);
+
+/*
+ * Printable names as perf report shows them: the symbol, else "0x%016llx" of the address;
+ * the source line as "file.c:LINE" (basename), else "sym+OFFSET" (decimal), else "??:0".
+ * Return @buf.
+ */
+const char *sym_loc__name(const struct sym_loc *l, char *buf, size_t len);
+const char *sym_loc__srcline(const struct sym_loc *l, char *buf, size_t len);
+
+/*
+ * Counts keyed by a string (collapsed stacks for --folded, call paths for -g): each key sums
+ * samples and period. Keys are copied.
+ */
+struct sym_stack {
+	const char *key;
+	uint64_t nr_samples, period;
+};
+
+struct sym_stacks;
+
+struct sym_stacks *sym_stacks__new(void);
+void sym_stacks__delete(struct sym_stacks *st);
+int sym_stacks__add(struct sym_stacks *st, const char *key, uint64_t period);
+/* the entry for @key, or NULL */
+const struct sym_stack *sym_stacks__get(const struct sym_stacks *st, const char *key);
+/* by period descending, then key; valid until the next add */
+const struct sym_stack *sym_stacks__sorted(struct sym_stacks *st, size_t *nr);
+
+/*
+ * The symbol half of `schedlens report`: per sample, the frames (through the callchain when
+ * asked), the skid rule, and what the printing needs: rows by label (source lines,
+ * --children, -g), call paths, collapsed stacks and a focus list's shares.
+ * A label is the row's keys rendered as perf shows them, SYMREP_SEP between keys; a call
+ * path key is the label, SYMREP_PATH_SEP, then the frames joined by " -> " (caller first) or
+ * " <- " (callee first).
+ */
+enum symrep_key { SYMREP_COMM, SYMREP_DSO, SYMREP_SYM, SYMREP_PID, SYMREP_CPU, SYMREP_SRCLINE };
+enum symrep_graph { SYMREP_GRAPH_NONE, SYMREP_GRAPH_CALLER, SYMREP_GRAPH_CALLEE };
+
+#define SYMREP_SEP '\x1f'
+#define SYMREP_PATH_SEP '\x1e'
+#define SYMREP_MAX_KEYS 8
+
+struct symrep_config {
+	enum symrep_key keys[SYMREP_MAX_KEYS];
+	size_t nr_keys;
+	bool labels;		/* rows by label (needed for srcline, children, graph) */
+	bool children, folded, skid_caller;
+	enum symrep_graph graph;
+	struct focus *focus;	/* the caller's; NULL: none */
+	size_t nr_events;
+};
+
+struct symrep;
+
+/* @syms stays the caller's. NULL on ENOMEM. */
+struct symrep *symrep__new(struct symbols *syms, const struct symrep_config *cfg);
+void symrep__delete(struct symrep *r);
+/*
+ * Account @s of event @idx whose thread is @comm. *@self: the frame the sample is attributed
+ * to (the caller frame when the skid rule moved it; valid until the next call). 0 or -ENOMEM.
+ */
+int symrep__sample(struct symrep *r, const struct stream_sample *s, size_t idx,
+		   const char *comm, const struct sym_loc **self);
+/* rows of event @idx: self (@children false) or children; NULL without labels */
+struct sym_stacks *symrep__rows(struct symrep *r, size_t idx, bool children);
+struct sym_stacks *symrep__paths(struct symrep *r);
+struct sym_stacks *symrep__folded(struct symrep *r);
+/* samples and period that landed on interrupt-enable instructions, the first such symbol */
+void symrep__skid(const struct symrep *r, uint64_t *samples, uint64_t *period,
+		  uint64_t *total_period, const char **sym);
+/* Split a label in place into @f (up to @max keys); returns how many. */
+size_t symrep__split(char *label, char **f, size_t max);
+
+#endif

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Records processed per second from a perf.data file: `schedlens sched -i` against
+# `perf sched timehist -s` on the same file, a ping-pong recorded here with the scheduler and
+# IPI tracepoints (reused from /tmp when already there), median wall time of N runs each.
+set -u
+sl=${SCHEDLENS:-build/schedlens}
+n=${BENCH_RUNS:-5}
+loops=${BENCH_SCHED_LOOPS:-100000}
+data=${BENCH_SCHED_DATA:-/tmp/bench-sched-$loops.data}
+command -v perf >/dev/null || { echo "perf not installed: skipped"; exit 0; }
+[ "$(id -u)" -eq 0 ] || { echo "needs root to record tracepoints: skipped"; exit 0; }
+
+if [ ! -s "$data" ]; then
+	evs=sched:sched_waking,sched:sched_wakeup,sched:sched_wakeup_new,sched:sched_switch
+	evs=$evs,sched:sched_migrate_task,sched:sched_wake_idle_without_ipi,ipi:ipi_send_cpu
+	perf record -q -a -e "$evs" -o "$data" -- perf bench sched pipe -l "$loops" >/dev/null 2>&1 ||
+		{ echo "perf record failed: skipped"; rm -f "$data"; exit 0; }
+fi
+"$sl" sched -i "$data" >/tmp/bench-sched.out 2>/tmp/bench-sched.err || {
+	echo "schedlens sched -i: $(head -1 /tmp/bench-sched.err): skipped"; exit 0; }
+records=$(awk -F', ' '/^input: / { split($3, a, " "); print a[1] }' /tmp/bench-sched.out)
+
+# wall and CPU (user + sys) seconds: this machine is shared, CPU time is the steadier figure
+t() { local TIMEFORMAT='%R %U %S'; { time "$@" >/dev/null 2>&1; } 2>&1 | awk '{ print $1, $2 + $3 }'; }
+median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+: >/tmp/bench-sched.sl; : >/tmp/bench-sched.perf
+for ((i = 0; i < n; i++)); do
+	t "$sl" sched -i "$data" >>/tmp/bench-sched.sl
+	t perf sched timehist -s -i "$data" >>/tmp/bench-sched.perf
+done
+sw=$(cut -d' ' -f1 /tmp/bench-sched.sl | median); sc=$(cut -d' ' -f2 /tmp/bench-sched.sl | median)
+pw=$(cut -d' ' -f1 /tmp/bench-sched.perf | median); pc=$(cut -d' ' -f2 /tmp/bench-sched.perf | median)
+awk -v r="$records" -v sw="$sw" -v sc="$sc" -v pw="$pw" -v pc="$pc" -v n="$n" -v f="$data" \
+	-v sz="$(stat -c %s "$data")" 'BEGIN {
+	printf "%s (%.1f MB, %d records), median of %d:\n", f, sz / 1e6, r, n
+	printf "  %-26s %8s %14s %8s %14s\n", "", "wall s", "records/s", "cpu s", "records/cpu-s"
+	printf "  %-26s %8.3f %14.0f %8.3f %14.0f\n", "schedlens sched -i", sw, r / sw, sc, r / sc
+	printf "  %-26s %8.3f %14.0f %8.3f %14.0f\n", "perf sched timehist -s", pw, r / pw, pc, r / pc
+	printf "  schedlens/perf rate: %.1fx wall, %.1fx cpu (target >= 10x)\n", pw / sw, pc / sc }'
+rm -f /tmp/bench-sched.sl /tmp/bench-sched.perf /tmp/bench-sched.out /tmp/bench-sched.err

@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedlens record: sample an event (by default the machine's L1D miss event, cpu-clock where
+ * there is no hardware PMU) with optional callchains into a perf.data file that perf reads,
+ * with a copy of /proc/kallsyms beside it (FILE.kallsyms) for analysis elsewhere.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "schedlens/commands.h"
+#include "schedlens/events.h"
+#include "schedlens/kallsyms.h"
+#include "schedlens/perfdata.h"
+#include "schedlens/sampler.h"
+#include "schedlens/symbols.h"
+#include "schedlens/target.h"
+#include "schedlens/workload.h"
+
+#define DEFAULT_FREQ 4000
+#define DWARF_STACK_DEFAULT 8192
+/* x86_64 user registers perf samples for DWARF unwinding (AX..R15 without segments) */
+#define X86_64_REGS_MASK 0xff0fffull
+
+struct record_opts {
+	const char *event;
+	uint64_t period, freq;
+	bool callchain, dwarf;
+	uint32_t stack_size;
+	bool system_wide;
+	const char *cpus;
+	const char *output;
+	char **argv;
+	int argc;
+	const struct workload *wl;	/* --bench: in-process workload and its config */
+	void *wl_cfg;
+	int orig_argc;
+	char **orig_argv;
+};
+
+static volatile sig_atomic_t record_stop;
+
+static void on_signal(int sig)
+{
+	record_stop = 1;
+}
+
+struct record_ctx {
+	struct perf_writer *w;
+	uint64_t nr_lost, nr_lost_records;
+	int err;
+};
+
+static int rec_raw(void *ctx, const struct perf_event_header *h, const void *rec)
+{
+	struct record_ctx *r = ctx;
+
+	r->err = perf_writer__write(r->w, h);
+	return r->err;
+}
+
+static int rec_lost(void *ctx, uint64_t id, uint64_t nr, uint64_t time)
+{
+	struct record_ctx *r = ctx;
+
+	r->nr_lost += nr;
+	r->nr_lost_records++;
+	return 0;
+}
+
+/* -e EVENT, or the L1D miss event, or cpu-clock with a note (into @note) */
+static int pick_event(const struct record_opts *o, struct event_desc *ev, char *note,
+		      size_t len, struct errbuf *err)
+{
+	int ret;
+
+	note[0] = '\0';
+	if (o->event)
+		return events__parse(o->event, ev, err);
+	ret = events__default_l1d_miss(ev, err);
+	if (ret != -EOPNOTSUPP && ret != -ENOENT)
+		return ret;
+	snprintf(note, len, "%s: sampled cpu-clock instead",
+		 err->msg[0] ? err->msg : "no L1D miss event opens on this machine");
+	return events__parse("cpu-clock", ev, err);
+}
+
+static void set_sampling(const struct record_opts *o, struct perf_event_attr *a)
+{
+	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	if (o->system_wide || o->cpus)
+		a->sample_type |= PERF_SAMPLE_CPU;
+	if (o->period) {
+		a->freq = 0;
+		a->sample_period = o->period;
+	} else {
+		a->freq = 1;
+		a->sample_freq = o->freq ? o->freq : DEFAULT_FREQ;
+	}
+	if (o->callchain || o->dwarf)
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (o->dwarf) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = X86_64_REGS_MASK;
+		a->sample_stack_user = o->stack_size;
+		a->exclude_callchain_user = 1;
+	}
+	a->read_format = 0;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY | O_CLOEXEC), out, ret = 0;
+	ssize_t n;
+
+	if (in < 0)
+		return -errno;
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		ret = -errno;
+		goto out_close;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n) {
+			ret = -EIO;
+			break;
+		}
+	if (n < 0)
+		ret = -errno;
+	close(out);
+out_close:
+	close(in);
+	return ret;
+}
+
+/* the sample_id_all trailer @a asks for, zero but for pid -1 and @id */
+static size_t id_trailer(const struct perf_event_attr *a, uint64_t id, uint64_t *out)
+{
+	size_t n = 0;
+
+	if (a->sample_type & PERF_SAMPLE_TID)
+		out[n++] = 0xffffffffull;
+	if (a->sample_type & PERF_SAMPLE_TIME)
+		out[n++] = 0;
+	if (a->sample_type & PERF_SAMPLE_ID)
+		out[n++] = id;
+	if (a->sample_type & PERF_SAMPLE_STREAM_ID)
+		out[n++] = id;
+	if (a->sample_type & PERF_SAMPLE_CPU)
+		out[n++] = 0;
+	if (a->sample_type & PERF_SAMPLE_IDENTIFIER)
+		out[n++] = id;
+	return n;
+}
+
+/*
+ * The kernel map perf record synthesizes ("[kernel.kallsyms]_text" at _text), which perf
+ * report needs to resolve kernel samples with kallsyms.
+ */
+static int write_kernel_mmap(struct perf_writer *w, const struct stream_info *info)
+{
+	struct {
+		struct perf_event_header h;
+		uint32_t pid, tid;
+		uint64_t start, len, pgoff;
+		char filename[32];
+		uint64_t trailer[8];
+	} rec = { .h = { .type = PERF_RECORD_MMAP, .misc = PERF_RECORD_MISC_KERNEL } };
+	const struct stream_evsel *ev = &info->evsels[0];
+	struct kallsyms *ks = kallsyms__load(NULL, NULL);
+	const struct ksym *text = ks ? kallsyms__by_name(ks, "_text") : NULL;
+	uint64_t trailer[8];
+	size_t nt;
+	int ret = 0;
+
+	if (!text)
+		goto out_free;
+	rec.pid = 0xffffffffu;
+	rec.start = text->addr;
+	rec.len = ~0ull - text->addr;
+	rec.pgoff = text->addr;
+	snprintf(rec.filename, sizeof(rec.filename), "[kernel.kallsyms]_text");
+	nt = ev->attr.sample_id_all ? id_trailer(&ev->attr, ev->nr_ids ? ev->ids[0] : 0, trailer) : 0;
+	memcpy(rec.trailer, trailer, nt * sizeof(uint64_t));
+	rec.h.size = offsetof(typeof(rec), trailer) + nt * sizeof(uint64_t);
+	ret = perf_writer__write(w, &rec.h);
+out_free:
+	kallsyms__delete(ks);
+	return ret;
+}
+
+static int set_cmdline(struct perf_writer *w, const struct record_opts *o, const char *note)
+{
+	const char **v = calloc(o->orig_argc + 3, sizeof(*v));
+	char *n = NULL;
+	int i, c = 0, ret;
+
+	if (!v)
+		return -ENOMEM;
+	v[c++] = "schedlens";
+	for (i = 0; i < o->orig_argc; i++)
+		v[c++] = o->orig_argv[i];
+	if (note[0] && asprintf(&n, "%s%s", SYMBOLS_NOTE_PREFIX, note) > 0)
+		v[c++] = n;
+	ret = perf_writer__set_cmdline(w, c, v);
+	free(n);
+	free(v);
+	return ret;
+}
+
+struct record_run {
+	const struct record_opts *o;
+	struct sampler_opts so;
+	struct sampler *s;
+	struct record_ctx r;
+	struct stream_ops ops;
+	const char *note;
+	struct errbuf err;
+};
+
+/* open the ring buffers (on @pid, or system-wide) and the output file behind them */
+static int rec_attach(void *ctx, pid_t pid)
+{
+	struct record_run *rr = ctx;
+	const struct stream_info *info;
+	struct perf_writer_evsel *wev;
+	size_t i;
+	int ret;
+
+	if (pid > 0 && !rr->o->system_wide && !rr->o->cpus)
+		rr->so.pid = pid;
+	rr->s = sampler__new(&rr->so, &rr->err);
+	if (!rr->s)
+		return -EINVAL;
+	info = sampler__info(rr->s);
+	wev = calloc(info->nr_evsels, sizeof(*wev));
+	if (!wev)
+		return err__set(&rr->err, -ENOMEM, "out of memory");
+	for (i = 0; i < info->nr_evsels; i++) {
+		wev[i].attr = info->evsels[i].attr;
+		wev[i].name = info->evsels[i].name;
+		wev[i].ids = info->evsels[i].ids;
+		wev[i].nr_ids = info->evsels[i].nr_ids;
+	}
+	ret = perf_writer__new(&rr->r.w, rr->o->output, wev, info->nr_evsels, &rr->err);
+	free(wev);
+	if (ret)
+		return ret;
+	ret = set_cmdline(rr->r.w, rr->o, rr->note);
+	if (!ret)
+		ret = write_kernel_mmap(rr->r.w, info);
+	if (ret)
+		err__set(&rr->err, ret, "cannot write '%s': %s", rr->o->output, strerror(-ret));
+	return ret;
+}
+
+static int rec_phase(void *ctx, bool enable, uint64_t t_ns)
+{
+	struct record_run *rr = ctx;
+
+	return enable ? sampler__enable(rr->s) : sampler__disable(rr->s);
+}
+
+static int rec_tick(void *ctx)
+{
+	struct record_run *rr = ctx;
+
+	return sampler__poll(rr->s, 0, &rr->ops);
+}
+
+static int record_all(struct record_run *rr)
+{
+	int rc = rec_attach(rr, 0);
+
+	if (!rc)
+		rc = sampler__enable(rr->s);
+	while (!rc && !record_stop)
+		rc = sampler__poll(rr->s, 100, &rr->ops);
+	return rc;
+}
+
+static int finish(struct record_run *rr)
+{
+	const struct record_opts *o = rr->o;
+	char kpath[4096];
+	int rc;
+
+	fprintf(stderr, "record: %llu samples written to '%s', %llu lost in %llu records\n",
+		(unsigned long long)perf_writer__nr_samples(rr->r.w), o->output,
+		(unsigned long long)rr->r.nr_lost, (unsigned long long)rr->r.nr_lost_records);
+	rc = perf_writer__close(rr->r.w, &rr->err);
+	rr->r.w = NULL;
+	if (rc) {
+		fprintf(stderr, "record: %s\n", rr->err.msg);
+		return rc;
+	}
+	if (rr->r.nr_lost)
+		fprintf(stderr, "record: warning: %llu samples lost: lower the frequency (-F) or "
+				"raise the period (-c)\n", (unsigned long long)rr->r.nr_lost);
+	snprintf(kpath, sizeof(kpath), "%s.kallsyms", o->output);
+	rc = copy_file("/proc/kallsyms", kpath);
+	if (rc)
+		fprintf(stderr, "record: warning: cannot copy '/proc/kallsyms' to '%s': %s\n", kpath,
+			strerror(-rc));
+	return 0;
+}
+
+static int run_record(const struct record_opts *o)
+{
+	struct record_run rr = { .o = o, .so = { .nr_events = 1, .tracking = true } };
+	struct target t = { .argv = o->wl ? NULL : o->argv, .wl = o->wl, .wl_cfg = o->wl_cfg };
+	struct target_hooks h = { .ctx = &rr, .attach = rec_attach, .phase = rec_phase,
+				  .tick = rec_tick, .poll_ms = 50 };
+	struct target_result res = { 0 };
+	struct sampler_event sev;
+	struct event_desc ev;
+	char note[512];
+	int ret = 1, rc;
+
+	if (pick_event(o, &ev, note, sizeof(note), &rr.err)) {
+		fprintf(stderr, "record: %s\n", rr.err.msg);
+		return 1;
+	}
+	if (note[0])
+		fprintf(stderr, "record: warning: %s\n", note);
+	set_sampling(o, &ev.attr);
+	sev.attr = ev.attr;
+	sev.name = ev.name;
+	rr.note = note;
+	rr.so.events = &sev;
+	rr.so.cpus = o->cpus;
+	rr.so.start_disabled = o->wl || target__is_own_bench(o->argv);
+	rr.ops = (struct stream_ops){ .ctx = &rr.r, .raw = rec_raw, .lost = rec_lost };
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (o->argv || o->wl)
+		rc = target__run(&t, &h, &record_stop, &res, &rr.err);
+	else
+		rc = record_all(&rr);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (!rc && rr.s)
+		rc = sampler__drain(rr.s, &rr.ops);
+	json_decref(res.metrics);
+	if (rc) {
+		fprintf(stderr, "record: %s\n",
+			rr.err.msg[0] ? rr.err.msg : strerror(rc < 0 ? -rc : EIO));
+		perf_writer__abort(rr.r.w);
+		goto out_free;
+	}
+	if (finish(&rr))
+		goto out_free;
+	ret = o->argv || o->wl ? target__exit_code(&res) : 0;
+out_free:
+	sampler__delete(rr.s);
+	return ret;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: schedlens record [-e EVENT] [-c PERIOD | -F FREQ] [-g] [--call-graph fp|dwarf[,SIZE]]\n"
+		"                        [-a] [-C CPUS] [-o FILE] (-- COMMAND [ARGS] | --bench NAME [ARGS])\n"
+		"  -e, --event EVENT    event to sample (default: the L1D miss event, else cpu-clock)\n"
+		"  -c, --count PERIOD   sample every PERIOD events\n"
+		"  -F, --freq FREQ      sample at FREQ Hz (default %d)\n"
+		"  -g                   frame-pointer callchains, kernel and user\n"
+		"      --call-graph M   fp, or dwarf[,SIZE]: user stacks (SIZE bytes) for unwinding\n"
+		"  -a, --all-cpus       system-wide\n"
+		"  -C, --cpu CPUS       system-wide on these CPUs (0-3,6)\n"
+		"  -o, --output FILE    output file (default perf.data)\n"
+		"      --bench NAME [ARGS]  run a built-in workload in-process (last option)\n",
+		DEFAULT_FREQ);
+}
+
+static int parse_call_graph(const char *arg, struct record_opts *o)
+{
+	const char *comma = strchr(arg, ',');
+	size_t len = comma ? (size_t)(comma - arg) : strlen(arg);
+	uint64_t size;
+
+	if (len == 2 && !strncmp(arg, "fp", 2) && !comma) {
+		o->callchain = true;
+		return 0;
+	}
+	if (len != 5 || strncmp(arg, "dwarf", 5))
+		return -EINVAL;
+	o->dwarf = true;
+	o->stack_size = DWARF_STACK_DEFAULT;
+	if (comma) {
+		if (parse_u64(comma + 1, &size) || !size || size > 65528 || size % 8)
+			return -EINVAL;
+		o->stack_size = (uint32_t)size;
+	}
+	return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "call-graph", required_argument, NULL, 'G' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "bench", required_argument, NULL, 'B' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct record_opts o = { .output = "perf.data", .orig_argc = argc - 1,
+				 .orig_argv = argv + 1 };
+	const char *bench = NULL;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+e:c:F:gaC:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			o.event = optarg;
+			break;
+		case 'c':
+			if (parse_u64(optarg, &o.period) || !o.period)
+				goto bad_number;
+			break;
+		case 'F':
+			if (parse_u64(optarg, &o.freq) || !o.freq)
+				goto bad_number;
+			break;
+		case 'g':
+			o.callchain = true;
+			break;
+		case 'G':
+			if (parse_call_graph(optarg, &o)) {
+				fprintf(stderr, "record: '%s' is not fp or dwarf[,SIZE]\n", optarg);
+				return 2;
+			}
+			break;
+		case 'a':
+			o.system_wide = true;
+			break;
+		case 'C':
+			o.cpus = optarg;
+			break;
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'B':
+			bench = optarg;
+			goto parsed;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+parsed:
+	if (o.period && o.freq) {
+		fprintf(stderr, "record: -c and -F exclude each other\n");
+		return 2;
+	}
+	if (bench) {
+		struct errbuf err = { "" };
+		char **wargv = argv + optind - 1;
+
+		o.wl = workload__find(bench);
+		if (!o.wl) {
+			fprintf(stderr, "record: '%s' is not a built-in workload; see "
+					"'schedlens bench --list'\n", bench);
+			return 2;
+		}
+		wargv[0] = (char *)bench;
+		if (o.wl->parse(argc - optind + 1, wargv, &o.wl_cfg, &err)) {
+			fprintf(stderr, "record: %s (see 'schedlens bench %s --help')\n", err.msg,
+				bench);
+			return 2;
+		}
+		c = run_record(&o);
+		if (o.wl->free)
+			o.wl->free(o.wl_cfg);
+		return c;
+	} else if (optind < argc) {
+		o.argv = argv + optind;
+		o.argc = argc - optind;
+	} else if (!o.system_wide && !o.cpus) {
+		fprintf(stderr, "record: nothing to record: give -- COMMAND, --bench NAME, -a or -C\n");
+		usage(stderr);
+		return 2;
+	}
+	return run_record(&o);
+bad_number:
+	fprintf(stderr, "record: '%s' is not a positive number\n", optarg);
+	return 2;
+}

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedlens sched: wakeup latency, wakeup paths, IPIs, migrations, wakee flips and run time
+ * from scheduler tracepoints, live (system-wide around a command) or from a perf.data file.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "schedlens/commands.h"
+#include "schedlens/results.h"
+#include "schedlens/sampler.h"
+#include "schedlens/schedan.h"
+#include "schedlens/target.h"
+#include "schedlens/topology.h"
+#include "schedlens/util.h"
+#include "schedlens/workload.h"
+#if __has_include("schedlens/perfdata.h")
+#include "schedlens/perfdata.h"
+#define HAVE_PERFDATA 1
+#endif
+
+struct sched_opts {
+	const char *input;		/* -i perf.data */
+	bool all;			/* -a: every task, not only the command's */
+	const char *cpus;		/* -C */
+	bool json;
+	const char *kallsyms;
+	const char *tracefs;
+	bool topology;
+	bool phase;
+	long top;
+	long mmap_pages;
+	char **argv;			/* the command after -- */
+	const struct workload *wl;	/* --bench NAME: a built-in workload, in-process */
+	void *wl_cfg;
+};
+
+static volatile sig_atomic_t sched_stop;
+
+static const struct {
+	const char *name;
+	bool required;
+} sched_events[] = {
+	{ "sched:sched_switch", true },
+	{ "sched:sched_waking", true },
+	{ "sched:sched_wakeup", false },
+	{ "sched:sched_wakeup_new", false },
+	{ "sched:sched_migrate_task", false },
+	{ "sched:sched_wake_idle_without_ipi", false },
+	{ "ipi:ipi_send_cpu", false },
+};
+
+static void sched_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: schedlens sched [OPTIONS] -- COMMAND [ARGS...]\n"
+		"       schedlens sched [OPTIONS] --bench NAME [WORKLOAD OPTIONS...]\n"
+		"       schedlens sched [OPTIONS] -i perf.data\n\n"
+		"Wakeup latency and paths, IPIs, migrations, wakee flips and run time from the\n"
+		"scheduler tracepoints, recorded system-wide while COMMAND runs, or read from a file\n"
+		"recorded with `perf sched record` or `perf record -e sched:...`.\n\n"
+		"  -i, --input FILE      read a perf.data file\n"
+		"      --bench NAME      run a built-in workload in-process (see 'schedlens bench\n"
+		"                        --list'); records only its measured phase\n"
+		"  -a, --all             report every task (default with COMMAND: its tasks only)\n"
+		"  -C, --cpus LIST       record on these CPUs only (default: all online)\n"
+		"  -m, --mmap-pages N    ring buffer pages per CPU, a power of two (default 1024)\n"
+		"      --json            a results document (JSON) on stdout instead of tables\n"
+		"      --kallsyms FILE   symbols for IPI call sites (default /proc/kallsyms)\n"
+		"      --top N           rows per per-task table (default 20, 0: all)\n"
+		"      --topology        print the CPU topology first (like numactl --hardware)\n"
+		"      --phase           COMMAND marks its measured phase (SCHEDLENS_CONTROL):\n"
+		"                        record only between its enable and disable (implied\n"
+		"                        for `schedlens bench ...` and --bench)\n"
+		"      --tracefs DIR     where tracefs is mounted (default /sys/kernel/tracing)\n"
+		"  -h, --help            this text\n");
+}
+
+static void on_sigint(int sig)
+{
+	sched_stop++;
+}
+
+static int open_events(const struct sched_opts *o, struct sampler_event *ev, size_t *nr)
+{
+	struct errbuf err = { "" };
+	size_t i;
+	int ret;
+
+	*nr = 0;
+	for (i = 0; i < ARRAY_SIZE(sched_events); i++) {
+		ret = tracepoint__attr(o->tracefs, sched_events[i].name, &ev[*nr].attr, &err);
+		if (ret == -ENOENT && !sched_events[i].required &&
+		    !strstr(err.msg, "tracefs")) {
+			fprintf(stderr, "schedlens sched: warning: %s: left out\n", err.msg);
+			continue;
+		}
+		if (ret) {
+			fprintf(stderr, "schedlens sched: %s\n", err.msg);
+			return 1;
+		}
+		ev[*nr].attr.sample_type |= PERF_SAMPLE_RAW;
+		ev[*nr].name = sched_events[i].name;
+		(*nr)++;
+	}
+	return 0;
+}
+
+struct live {
+	const struct sched_opts *o;
+	struct sampler_opts so;
+	struct schedan_opts *ao;
+	struct sampler *s;
+	struct schedan *an;
+	struct stream_ops ops;
+	struct errbuf err;
+};
+
+static int live_attach(void *ctx, pid_t pid)
+{
+	struct live *l = ctx;
+
+	l->s = sampler__new(&l->so, &l->err);
+	if (!l->s)
+		return -1;
+	if (!l->o->all)
+		l->ao->root_pid = pid;
+	l->an = schedan__new(l->ao, &l->err);
+	if (!l->an)
+		return -1;
+	schedan__ops(l->an, &l->ops);
+	return 0;
+}
+
+static int live_phase(void *ctx, bool enable, uint64_t t_ns)
+{
+	struct live *l = ctx;
+
+	return enable ? sampler__enable(l->s) : sampler__disable(l->s);
+}
+
+static int live_tick(void *ctx)
+{
+	struct live *l = ctx;
+
+	return sampler__poll(l->s, 0, &l->ops);
+}
+
+static int sched_live(const struct sched_opts *o, struct schedan_opts *ao, struct schedan **an,
+		      int *code)
+{
+	struct sampler_event ev[ARRAY_SIZE(sched_events)];
+	struct live l = { .o = o, .ao = ao,
+			  .so = { .events = ev, .cpus = o->cpus, .tracking = true,
+				  .mmap_pages = (int)o->mmap_pages, .tracefs = o->tracefs } };
+	struct target t = { .argv = o->wl ? NULL : o->argv, .wl = o->wl, .wl_cfg = o->wl_cfg };
+	struct target_hooks h = { .ctx = &l, .attach = live_attach, .phase = live_phase,
+				  .tick = live_tick, .poll_ms = 10 };
+	struct target_result res;
+	int ret;
+
+	if (open_events(o, ev, &l.so.nr_events))
+		return 1;
+	l.so.start_disabled = o->wl || o->phase || target__is_own_bench(o->argv);
+	signal(SIGINT, on_sigint);
+	signal(SIGTERM, on_sigint);
+	ret = target__run(&t, &h, &sched_stop, &res, &l.err);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (l.s) {
+		/* also after a failure: ops->end() sees what was read */
+		int dr = sampler__drain(l.s, &l.ops);
+
+		if (!ret)
+			ret = dr;
+	}
+	json_decref(res.metrics);
+	*an = l.an;
+	*code = target__exit_code(&res);
+	if (ret && l.an && schedan__error(l.an)[0])
+		fprintf(stderr, "schedlens sched: %s\n", schedan__error(l.an));
+	else if (ret)
+		fprintf(stderr, "schedlens sched: %s\n",
+			l.err.msg[0] ? l.err.msg : strerror(ret < 0 ? -ret : EIO));
+	sampler__delete(l.s);
+	return ret ? 1 : 0;
+}
+
+static int sched_file(const struct sched_opts *o, struct schedan_opts *ao, struct schedan **an)
+{
+	struct errbuf err = { "" };
+	struct stream_ops ops;
+	int ret;
+
+	*an = schedan__new(ao, &err);
+	if (!*an) {
+		fprintf(stderr, "schedlens sched: %s\n", err.msg);
+		return 1;
+	}
+	schedan__ops(*an, &ops);
+#ifdef HAVE_PERFDATA
+	ret = perf_file__process(o->input, &ops, &err);
+#else
+	ret = err__set(&err, -ENOTSUP, "cannot read '%s': this build has no perf.data reader",
+		       o->input);
+#endif
+	if (ret && schedan__error(*an)[0]) {
+		fprintf(stderr, "schedlens sched: %s\n", schedan__error(*an));
+		return 1;
+	}
+	if (ret) {
+		fprintf(stderr, "schedlens sched: %s\n", err.msg);
+		return 1;
+	}
+	return 0;
+}
+
+static int sched_json(const struct sched_opts *o, struct schedan *an, int code)
+{
+	static const char *const paths[] = { "same_cpu", "wakelist_ipi", "wakelist_poll",
+					     "direct_ipi", "direct_poll", "direct_noipi",
+					     "unknown" };
+	json_t *doc = results__new("sched"), *params = json_object(), *entry, *it, *detail;
+	struct errbuf err = { "" };
+	struct schedan_lat l;
+	char id[512], name[64];
+	uint64_t total = 0, migr = 0;
+	int c, ret = 1;
+
+	if (!doc || !params)
+		goto out;
+	if (o->input) {
+		snprintf(id, sizeof(id), "sched %s", o->input);
+		json_object_set_new(params, "input", json_string(o->input));
+	} else if (o->wl) {
+		json_t *wp = o->wl->params ? o->wl->params(o->wl_cfg) : NULL;
+
+		snprintf(id, sizeof(id), "sched bench %s", o->wl->name);
+		if (wp)
+			json_object_set_new(params, "workload", wp);
+		json_object_set_new(params, "all_tasks", json_boolean(o->all));
+	} else {
+		size_t n = 0, i;
+
+		n += snprintf(id + n, sizeof(id) - n, "sched");
+		for (i = 0; o->argv[i] && n < sizeof(id); i++)
+			n += snprintf(id + n, sizeof(id) - n, " %s", o->argv[i]);
+		json_object_set_new(params, "command", json_string(id + 6));
+		json_object_set_new(params, "all_tasks", json_boolean(o->all));
+		if (o->cpus)
+			json_object_set_new(params, "cpus", json_string(o->cpus));
+	}
+	entry = results__entry(doc, id, o->input ? "file" : o->wl ? o->wl->name : "command", params);
+	it = entry ? results__add_iteration(entry) : NULL;
+	detail = schedan__json(an);
+	if (!it || !detail)
+		goto out;
+	schedan__latency(an, &l);
+	for (c = 0; c < WAKE__NR; c++) {
+		snprintf(name, sizeof(name), "wakeups_%s", paths[c]);
+		results__declare(entry, name, "count", BETTER_NONE);
+		results__set(it, name, (double)schedan__wakeups(an, c));
+		total += schedan__wakeups(an, c);
+	}
+	for (c = 0; c < MIGR__NR; c++)
+		migr += schedan__migrations(an, c);
+	results__declare(entry, "wakeups", "count", BETTER_NONE);
+	results__set(it, "wakeups", (double)total);
+	results__declare(entry, "wakeup_p50", "us", BETTER_LOWER);
+	results__set(it, "wakeup_p50", (double)l.p50 / 1e3);
+	results__declare(entry, "wakeup_p99", "us", BETTER_LOWER);
+	results__set(it, "wakeup_p99", (double)l.p99 / 1e3);
+	results__declare(entry, "wakeup_max", "us", BETTER_LOWER);
+	results__set(it, "wakeup_max", (double)l.max / 1e3);
+	results__declare(entry, "migrations", "count", BETTER_LOWER);
+	results__set(it, "migrations", (double)migr);
+	json_object_set_new(it, "sched", detail);
+	if (!o->input)
+		json_object_set_new(it, "exit_status", json_integer(code));
+	if (results__write(doc, "-", &err)) {
+		fprintf(stderr, "schedlens sched: %s\n", err.msg);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (ret && !err.msg[0])
+		fprintf(stderr, "schedlens sched: out of memory\n");
+	json_decref(params);
+	json_decref(doc);
+	return ret;
+}
+
+static int sched_print(const struct sched_opts *o, struct schedan *an, struct topology *topo)
+{
+	struct schedan_report_opts ro = { .top = (size_t)o->top };
+	char *text;
+
+	if (o->topology && topo) {
+		text = topology__describe(topo);
+		if (text)
+			printf("%s\n", text);
+		free(text);
+	}
+	text = schedan__report(an, &ro);
+	if (!text) {
+		fprintf(stderr, "schedlens sched: out of memory\n");
+		return 1;
+	}
+	fputs(text, stdout);
+	free(text);
+	if (fflush(stdout)) {
+		fprintf(stderr, "schedlens sched: cannot write the report: %s\n", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+static int run_sched(const struct sched_opts *o)
+{
+	struct schedan_opts ao = { 0 };
+	struct errbuf err = { "" };
+	struct topology *topo;
+	struct schedan *an = NULL;
+	const char *w, *nl;
+	int ret, code = 0;
+
+	topo = topology__read(NULL, &err);
+	if (!topo)
+		fprintf(stderr, "schedlens sched: warning: %s: migrations left unclassified\n",
+			err.msg);
+	ao.topo = topo;
+	ao.kallsyms_path = o->kallsyms;
+	ret = o->input ? sched_file(o, &ao, &an) : sched_live(o, &ao, &an, &code);
+	if (ret)
+		goto out;
+	for (w = schedan__warnings(an); *w; w = nl + 1) {
+		nl = strchr(w, '\n');
+		if (!nl)
+			break;
+		fprintf(stderr, "schedlens sched: warning: %.*s\n", (int)(nl - w), w);
+	}
+	ret = o->json ? sched_json(o, an, code) : sched_print(o, an, topo);
+	if (!ret && code)
+		ret = code;
+out:
+	schedan__delete(an);
+	topology__delete(topo);
+	return ret;
+}
+
+int cmd_sched(int argc, char **argv)
+{
+	enum { OPT_JSON = 256, OPT_KALLSYMS, OPT_TOP, OPT_TOPOLOGY, OPT_PHASE, OPT_TRACEFS,
+	       OPT_BENCH };
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "cpus", required_argument, NULL, 'C' },
+		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+		{ "top", required_argument, NULL, OPT_TOP },
+		{ "topology", no_argument, NULL, OPT_TOPOLOGY },
+		{ "phase", no_argument, NULL, OPT_PHASE },
+		{ "tracefs", required_argument, NULL, OPT_TRACEFS },
+		{ "bench", required_argument, NULL, OPT_BENCH },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sched_opts o = { .top = 20, .mmap_pages = 1024 };
+	struct errbuf err = { "" };
+	const char *bench = NULL;
+	int c, code;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+i:aC:m:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			o.input = optarg;
+			break;
+		case 'a':
+			o.all = true;
+			break;
+		case 'C':
+			o.cpus = optarg;
+			break;
+		case 'm':
+			if (parse_long(optarg, 1, 1 << 20, &o.mmap_pages) ||
+			    (o.mmap_pages & (o.mmap_pages - 1))) {
+				fprintf(stderr, "schedlens sched: '%s' is not a power of two\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case OPT_JSON:
+			o.json = true;
+			break;
+		case OPT_KALLSYMS:
+			o.kallsyms = optarg;
+			break;
+		case OPT_TOP:
+			if (parse_long(optarg, 0, 1000000, &o.top)) {
+				fprintf(stderr, "schedlens sched: '%s' is not a row count\n", optarg);
+				return 2;
+			}
+			break;
+		case OPT_TOPOLOGY:
+			o.topology = true;
+			break;
+		case OPT_PHASE:
+			o.phase = true;
+			break;
+		case OPT_TRACEFS:
+			o.tracefs = optarg;
+			break;
+		case OPT_BENCH:
+			/* everything after the workload's name is the workload's */
+			bench = optarg;
+			goto parsed;
+		case 'h':
+			sched_usage(stdout);
+			return 0;
+		default:
+			sched_usage(stderr);
+			return 2;
+		}
+	}
+parsed:
+	if (bench) {
+		o.wl = workload__find(bench);
+		if (!o.wl) {
+			fprintf(stderr, "schedlens sched: '%s' is not a built-in workload; see "
+					"'schedlens bench --list'\n", bench);
+			return 2;
+		}
+		/* the workload's own options follow; its argv[0] is its name */
+		argv[optind - 1] = (char *)bench;
+		if (o.wl->parse(argc - optind + 1, argv + optind - 1, &o.wl_cfg, &err)) {
+			fprintf(stderr, "schedlens sched: %s (see 'schedlens bench %s --help')\n",
+				err.msg, bench);
+			return 2;
+		}
+	} else if (optind < argc) {
+		o.argv = argv + optind;
+	}
+	if (!!o.input + !!o.argv + !!o.wl != 1) {
+		fprintf(stderr, "schedlens sched: give one of -i FILE, --bench NAME or -- COMMAND\n");
+		sched_usage(stderr);
+		code = 2;
+		goto out;
+	}
+	if (o.input && (o.cpus || o.phase)) {
+		fprintf(stderr, "schedlens sched: -C and --phase apply to live recording only\n");
+		code = 2;
+		goto out;
+	}
+	code = run_sched(&o);
+out:
+	if (o.wl && o.wl_cfg && o.wl->free)
+		o.wl->free(o.wl_cfg);
+	return code;
+}

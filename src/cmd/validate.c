@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedlens validate SERIES BASE.json NEW.json: judge a kernel-patches/ series on the results
+ * of the kernel without it (BASE) and with it (NEW). Exit codes as gate: 0 pass (validated or
+ * no effect), 1 regression, 2 unusable input.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "schedlens/commands.h"
+#include "schedlens/manifest.h"
+#include "schedlens/results.h"
+#include "schedlens/validation.h"
+
+struct validate_opts {
+	const char *series, *base, *new;
+	struct validation_opts v;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: schedlens validate [--alpha P] [--min-effect PCT] SERIES BASE.json "
+		   "NEW.json\n\n"
+		   "Judge a kernel-patches/ series (folder or manifest) on two results documents:\n"
+		   "BASE from the kernel without the series, NEW from the kernel with it.\n\n"
+		   "  --alpha P          family-wise significance level (default 0.05)\n"
+		   "  --min-effect PCT   smallest gain or loss that counts, in percent (default 3)\n\n"
+		   "exit: 0 validated or no effect, 1 regression, 2 unusable input\n");
+}
+
+static void format_value(double v, char *buf, size_t len)
+{
+	if (fabs(v) >= 1e6 || (v != 0 && fabs(v) < 1e-3))
+		snprintf(buf, len, "%.5g", v);
+	else
+		snprintf(buf, len, "%.4f", v);
+}
+
+static void print_row(const struct validation_row *row, int width)
+{
+	char base[32], new[32];
+
+	format_value(row->base, base, sizeof(base));
+	format_value(row->new, new, sizeof(new));
+	printf("    %-*s %12s -> %-12s %-5s %+8.2f%%  ", width, row->entry, base, new, row->unit,
+	       row->gain_pct);
+	if (row->tested)
+		printf("p=%-8.2g", row->p_adj);
+	else
+		printf("%-10s", "n=1");
+	printf(" %s%s\n", vstatus__name(row->status), row->tested ? "" : " (untested)");
+}
+
+static void print_line(const struct manifest *m, const struct validation *v, size_t i,
+		       int width)
+{
+	const struct manifest_metric *mm = &m->metrics[i];
+	const struct validation_line *l = &v->lines[i];
+	char want[32];
+	size_t r;
+
+	if (mm->guard)
+		snprintf(want, sizeof(want), "loss <= %g%%", mm->pct);
+	else if (isnan(mm->pct))
+		snprintf(want, sizeof(want), "expected gain ?");
+	else
+		snprintf(want, sizeof(want), "expected ~%g%%", mm->pct);
+	printf("%-7s %s %s (%s): %s", mm->guard ? "guard" : "improve", mm->glob, mm->metric, want,
+	       vstatus__name(l->status));
+	if (l->status == VSTATUS_ABSENT) {
+		printf(" in both documents%s\n",
+		       l->no_direction ? " with a better direction" : "");
+		return;
+	}
+	printf(", %zu of %zu entries improved, %zu regressed, median gain %+.2f%%%s\n",
+	       l->improved, l->nr_rows, l->regressed, l->median_gain,
+	       l->untested ? (l->untested == l->nr_rows ? ", untested" : ", partly untested")
+			   : "");
+	for (r = l->first; r < l->first + l->nr_rows; r++)
+		print_row(&v->rows[r], width);
+}
+
+static const char *verdict_reason(const struct validation *v)
+{
+	size_t i, untested = 0;
+
+	for (i = 0; i < v->nr_lines; i++)
+		untested += v->lines[i].untested;
+	switch (v->verdict) {
+	case VERDICT_VALIDATED:
+		return untested ? "an expected improvement shows and nothing regressed; single values "
+				  "were judged by their effect alone"
+				: "an expected improvement is significant and nothing regressed";
+	case VERDICT_NO_EFFECT:
+		return "nothing expected improved, nothing regressed";
+	case VERDICT_REGRESSION:
+		return "a metric got worse beyond its tolerance";
+	default:
+		return "no metric of the manifest was found in both documents";
+	}
+}
+
+/* A document made by `run --suite` names its suite: say so when it is not the manifest's. */
+static void warn_suite(const struct manifest *m, const json_t *doc, const char *path)
+{
+	const char *suite = json_string_value(json_object_get(json_object_get(doc, "run"), "suite"))
+				    ?: json_string_value(json_object_get(doc, "suite"));
+
+	if (suite && strcmp(suite, m->suite))
+		fprintf(stderr, "validate: warning: '%s' comes from suite '%s', not '%s'\n", path,
+			suite, m->suite);
+}
+
+static int run_validate(const struct validate_opts *o)
+{
+	struct errbuf err = { "" };
+	struct manifest *m = NULL;
+	struct validation *v = NULL;
+	json_t *base = NULL, *new = NULL;
+	char commit[64];
+	int width = 0, ret = 2;
+	size_t i;
+
+	m = manifest__read(o->series, NULL, &err);
+	if (!m)
+		goto out_err;
+	base = results__read(o->base, &err);
+	if (!base)
+		goto out_err;
+	new = results__read(o->new, &err);
+	if (!new)
+		goto out_err;
+	if (validation__run(m, base, new, &o->v, &v, &err))
+		goto out_err;
+	warn_suite(m, base, o->base);
+	warn_suite(m, new, o->new);
+
+	printf("series:  %s (suite '%s')\n", m->name, m->suite);
+	for (i = 0; i < m->nr_patches; i++)
+		printf("patch:   %s [%s]\n", m->subjects[i],
+		       manifest__short_commit(m, i, commit, sizeof(commit)));
+	printf("base:    %s\nnew:     %s\n", o->base, o->new);
+	printf("test:    %s, Holm-adjusted p over %zu tested entries, alpha %g, min effect "
+	       "%g%%\n\n",
+	       v->test, v->nr_tests, o->v.alpha, o->v.min_effect);
+	for (i = 0; i < v->nr_rows; i++)
+		if ((int)strlen(v->rows[i].entry) > width)
+			width = strlen(v->rows[i].entry);
+	for (i = 0; i < m->nr_metrics; i++)
+		print_line(m, v, i, width);
+	if (v->missing_in_new)
+		printf("\n%zu matching entries of BASE are missing from NEW\n", v->missing_in_new);
+	printf("\nverdict: %s: %s\n", verdict__name(v->verdict), verdict_reason(v));
+	for (i = 0; i < v->nr_rows; i++) {
+		const struct validation_row *row = &v->rows[i];
+		const struct manifest_metric *mm = &m->metrics[row->line];
+
+		if (row->status != VSTATUS_REGRESSED)
+			continue;
+		printf("  %s of '%s': %+.2f%%", mm->metric, row->entry, row->gain_pct);
+		if (row->tested)
+			printf(" (%s p=%.2g, Holm-adjusted %.2g)", v->test, row->p, row->p_adj);
+		else
+			printf(" (a single value, untested)");
+		printf(", more than the %g%% %s\n", mm->guard ? mm->pct : o->v.min_effect,
+		       mm->guard ? "tolerated" : "minimum effect");
+	}
+	if (fflush(stdout)) {
+		fprintf(stderr, "validate: cannot write the report: %s\n", strerror(errno));
+		goto out_free;
+	}
+	ret = v->verdict == VERDICT_REGRESSION ? 1 : v->verdict == VERDICT_UNUSABLE ? 2 : 0;
+	goto out_free;
+out_err:
+	fprintf(stderr, "validate: %s\n", err.msg);
+out_free:
+	validation__delete(v);
+	json_decref(base);
+	json_decref(new);
+	manifest__delete(m);
+	return ret;
+}
+
+static int parse_pct_opt(const char *s, double *out)
+{
+	char buf[64];
+	size_t len = strlen(s);
+
+	if (len && len < sizeof(buf) && s[len - 1] == '%') {
+		memcpy(buf, s, len - 1);
+		buf[len - 1] = '\0';
+		s = buf;
+	}
+	return parse_double(s, out) || *out < 0 ? -EINVAL : 0;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "min-effect", required_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct validate_opts o = { 0 };
+	int c;
+
+	validation_opts__init(&o.v);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			if (parse_double(optarg, &o.v.alpha) || o.v.alpha <= 0 || o.v.alpha >= 1) {
+				fprintf(stderr, "validate: '%s' is not a level in (0, 1)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'e':
+			if (parse_pct_opt(optarg, &o.v.min_effect)) {
+				fprintf(stderr, "validate: '%s' is not a percentage\n", optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (argc - optind != 3) {
+		usage(stderr);
+		return 2;
+	}
+	o.series = argv[optind];
+	o.base = argv[optind + 1];
+	o.new = argv[optind + 2];
+	return run_validate(&o);
+}

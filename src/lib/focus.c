@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "schedlens/focus.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct focus {
+	struct focus_row *rows;		/* list order */
+	size_t nr;
+	int *by_name;			/* indexes into rows, sorted by name */
+	char *names;			/* one buffer holding every name */
+	unsigned int *seen;		/* per row: last sample that counted it (through) */
+	unsigned int stamp;
+	struct focus_row any;
+	uint64_t nr_samples, period;
+};
+
+static int by_name_cmp(const void *a, const void *b, void *rows)
+{
+	const struct focus_row *r = rows;
+
+	return strcmp(r[*(const int *)a].name, r[*(const int *)b].name);
+}
+
+static int parse_list(struct focus *f, char *text)
+{
+	char *save = NULL, *line;
+	size_t alloc = 0;
+
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *hash = strchr(line, '#'), *end;
+
+		if (hash)
+			*hash = '\0';
+		line += strspn(line, " \t");
+		end = line + strcspn(line, " \t\r");
+		*end = '\0';
+		if (!*line)
+			continue;
+		if (f->nr == alloc) {
+			struct focus_row *n = realloc(f->rows, (alloc = alloc ? alloc * 2 : 64) *
+							       sizeof(*n));
+			if (!n)
+				return -ENOMEM;
+			f->rows = n;
+		}
+		memset(&f->rows[f->nr], 0, sizeof(f->rows[0]));
+		f->rows[f->nr++].name = line;
+	}
+	return 0;
+}
+
+static int read_all(const char *path, char **out)
+{
+	FILE *fp = fopen(path, "r");
+	size_t len = 0, alloc = 0, got;
+	char *buf = NULL, *n;
+	int ret = 0;
+
+	if (!fp)
+		return -errno;
+	do {
+		if (len + 4097 > alloc) {
+			n = realloc(buf, alloc = alloc * 2 + 8192);
+			if (!n) {
+				ret = -ENOMEM;
+				goto out_close;
+			}
+			buf = n;
+		}
+		got = fread(buf + len, 1, alloc - len - 1, fp);
+		len += got;
+	} while (got);
+	buf[len] = '\0';
+	*out = buf;
+	buf = NULL;
+out_close:
+	free(buf);
+	fclose(fp);
+	return ret;
+}
+
+struct focus *focus__load(const char *what, const char *datadir, struct errbuf *err)
+{
+	struct focus *f = calloc(1, sizeof(*f));
+	char path[4096];
+	size_t i, wl = strlen(what);
+	int ret;
+
+	if (!f) {
+		err__set(err, -ENOMEM, "focus: %s", strerror(ENOMEM));
+		return NULL;
+	}
+	if (strchr(what, '/') || (wl > 5 && !strcmp(what + wl - 5, ".list")))
+		snprintf(path, sizeof(path), "%s", what);
+	else
+		snprintf(path, sizeof(path), "%s/focus/%s.list", datadir, what);
+	ret = read_all(path, &f->names);
+	if (ret) {
+		err__set(err, ret, "cannot read focus list '%s': %s", path, strerror(-ret));
+		goto out_free;
+	}
+	ret = parse_list(f, f->names);
+	if (!ret && !f->nr)
+		ret = err__set(err, -EINVAL, "focus list '%s' names no function", path);
+	if (ret)
+		goto out_free;
+	f->by_name = malloc(f->nr * sizeof(*f->by_name));
+	f->seen = calloc(f->nr, sizeof(*f->seen));
+	if (!f->by_name || !f->seen) {
+		err__set(err, -ENOMEM, "focus: %s", strerror(ENOMEM));
+		goto out_free;
+	}
+	for (i = 0; i < f->nr; i++)
+		f->by_name[i] = (int)i;
+	qsort_r(f->by_name, f->nr, sizeof(*f->by_name), by_name_cmp, f->rows);
+	f->any.name = "(any listed)";
+	return f;
+out_free:
+	focus__delete(f);
+	return NULL;
+}
+
+void focus__delete(struct focus *f)
+{
+	if (!f)
+		return;
+	free(f->rows);
+	free(f->by_name);
+	free(f->seen);
+	free(f->names);
+	free(f);
+}
+
+/* strcmp of @sym cut at its first '.' (compiler clones: foo.isra.0, foo.constprop.0) */
+static int name_cmp(const char *sym, size_t len, const char *name)
+{
+	int c = strncmp(sym, name, len);
+
+	if (c)
+		return c;
+	return name[len] ? -1 : 0;
+}
+
+int focus__find(const struct focus *f, const char *sym)
+{
+	size_t lo = 0, hi = f->nr, len;
+
+	if (!sym)
+		return -1;
+	len = strcspn(sym, ".");
+	if (!len)
+		len = strlen(sym);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = name_cmp(sym, len, f->rows[f->by_name[mid]].name);
+
+		if (!c)
+			return f->by_name[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return -1;
+}
+
+int focus__add(struct focus *f, const char *const *syms, size_t nr, uint64_t period)
+{
+	bool through_any = false;
+	size_t i;
+	int k;
+
+	if (!++f->stamp) {
+		memset(f->seen, 0, f->nr * sizeof(*f->seen));
+		f->stamp = 1;
+	}
+	f->nr_samples++;
+	f->period += period;
+	for (i = 0; i < nr; i++) {
+		k = focus__find(f, syms[i]);
+		if (k < 0)
+			continue;
+		if (!i) {
+			f->rows[k].self_samples++;
+			f->rows[k].self_period += period;
+			f->any.self_samples++;
+			f->any.self_period += period;
+		}
+		if (f->seen[k] == f->stamp)
+			continue;
+		f->seen[k] = f->stamp;
+		f->rows[k].through_samples++;
+		f->rows[k].through_period += period;
+		through_any = true;
+	}
+	if (through_any) {
+		f->any.through_samples++;
+		f->any.through_period += period;
+	}
+	return 0;
+}
+
+size_t focus__rows(const struct focus *f, const struct focus_row **rows)
+{
+	*rows = f->rows;
+	return f->nr;
+}
+
+void focus__totals(const struct focus *f, struct focus_row *any, uint64_t *nr_samples,
+		   uint64_t *period)
+{
+	*any = f->any;
+	*nr_samples = f->nr_samples;
+	*period = f->period;
+}

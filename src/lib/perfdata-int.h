@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Internals shared by the perf.data reader modules (perfdata-*.c). */
+#ifndef SCHEDLENS_PERFDATA_INT_H
+#define SCHEDLENS_PERFDATA_INT_H
+
+#include <byteswap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedlens/perfdata.h"
+
+struct ZSTD_DCtx_s;
+
+/*
+ * On-disk layouts (tools/perf/util/header.h): all fields in the file's byte order.
+ *   file header: magic "PERFILE2", u64 size (104), u64 attr_size (attr + section),
+ *     section attrs, data, event_types (each {u64 offset, u64 size}), u64 features[4]
+ *   pipe header: magic, u64 size (16)
+ *   attr entry: attr (attr.size bytes), section ids -> u64[]
+ *   feature table at data.offset + data.size: one section per bit set, bit order
+ */
+#define PERF_MAGIC2	 0x32454c4946524550ULL	/* "PERFILE2" read as little-endian u64 */
+#define PERF_MAGIC2_SW	 0x50455246494c4532ULL
+#define PERF_FILE_HDR_SZ 104
+#define PERF_PIPE_HDR_SZ 16
+#define PERF_MAX_REC	 (1u << 16)
+
+struct pd_evsel {
+	struct stream_evsel ev;
+	uint64_t sample_type;
+	uint16_t sample_size;		/* fixed part: bytes before READ/CALLCHAIN... */
+	bool named;			/* name came from the file */
+};
+
+/* One queued record: data points into the mmap or a refcounted chunk. */
+struct pd_chunk {
+	size_t refs;
+	bool live;			/* still being filled */
+	size_t len;
+	char data[];
+};
+
+struct pd_qent {
+	uint64_t time, seq;
+	const struct perf_event_header *rec;
+	struct pd_chunk *chunk;
+	uint64_t off;
+};
+
+struct pd_queue {
+	struct pd_qent *heap;
+	size_t nr, alloc, limit;
+	uint64_t seq, max_time, next_flush;
+};
+
+struct perf_file {
+	char *path;
+	int fd;
+	bool pipe, swap, ran, begun;
+	const uint8_t *map;		/* file mode: the whole file */
+	size_t map_len;
+	uint64_t file_size;
+	uint64_t truncated;		/* data size the header claims, when past the end */
+	struct perf_file_header hdr;
+	struct stream_info info;
+	struct stream_stats stats;
+	struct pd_evsel **evsels;
+	size_t nr_evsels;
+	struct { uint64_t id; struct pd_evsel *evsel; } *ids;
+	size_t nr_ids;
+	bool ids_sorted;
+	int id_pos, is_pos;		/* of the first event: sample id from front / from end */
+	struct tep_handle *tep;
+	void *tracing_data;
+	size_t tracing_data_size;
+	struct { uint64_t id; char name[64]; } *event_types;
+	size_t nr_event_types;
+	struct pd_queue q;
+	const struct stream_ops *ops;
+	/* compressed records */
+	struct ZSTD_DCtx_s *zstd;
+	uint8_t *decomp_rem;		/* bytes of a record split across COMPRESSED records */
+	size_t decomp_rem_len;
+	/* scratch for swapped arrays and unterminated strings */
+	uint64_t *scratch;
+	size_t scratch_len;
+	char strbuf[4096];
+	/* pipe mode read buffer */
+	uint8_t *pbuf;
+	size_t pbuf_len;
+	uint64_t pipe_off;
+	struct errbuf *err;
+};
+
+static inline uint64_t pd_u64(const struct perf_file *f, uint64_t v)
+{
+	return f->swap ? bswap_64(v) : v;
+}
+
+static inline uint32_t pd_u32(const struct perf_file *f, uint32_t v)
+{
+	return f->swap ? bswap_32(v) : v;
+}
+
+static inline uint16_t pd_u16(const struct perf_file *f, uint16_t v)
+{
+	return f->swap ? bswap_16(v) : v;
+}
+
+static inline uint64_t pd_get64(const struct perf_file *f, const void *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return pd_u64(f, v);
+}
+
+static inline uint32_t pd_get32(const struct perf_file *f, const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return pd_u32(f, v);
+}
+
+/* error naming the file and byte offset */
+int pd_bad(struct perf_file *f, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* perfdata-attr.c */
+int pd_attr_read(struct perf_file *f, const void *p, size_t avail, struct perf_event_attr *attr,
+		 size_t *consumed, uint64_t off);
+void pd_attr_swap_bitfield(struct perf_event_attr *attr);
+int pd_evsel_add(struct perf_file *f, const struct perf_event_attr *attr, const uint64_t *ids,
+		 size_t nr_ids, bool swap_ids);
+void pd_evsels_finish(struct perf_file *f);
+struct pd_evsel *pd_evsel_for_id(struct perf_file *f, uint64_t id);
+void pd_evsels_free(struct perf_file *f);
+
+/* perfdata-feat.c */
+int pd_feature(struct perf_file *f, int feat, const uint8_t *p, size_t size, uint64_t off);
+int pd_tracing_data(struct perf_file *f, const uint8_t *p, size_t size, uint64_t off);
+void pd_header_free(struct perf_file_header *h);
+
+/* perfdata-sample.c */
+int pd_sample_parse(struct perf_file *f, const struct perf_event_header *h,
+		    struct stream_sample *s, uint64_t off);
+/* time and event of any record; *time = ~0 when it has none */
+int pd_record_time(struct perf_file *f, const struct perf_event_header *h, uint64_t *time);
+int pd_deliver(struct perf_file *f, const struct perf_event_header *h, uint64_t off);
+
+/* perfdata-order.c */
+int pd_queue_push(struct perf_file *f, const struct perf_event_header *h, uint64_t time,
+		  struct pd_chunk *chunk, uint64_t off);
+int pd_queue_flush(struct perf_file *f, uint64_t limit);
+void pd_queue_free(struct perf_file *f);
+static inline void pd_chunk_put(struct pd_chunk *c)
+{
+	if (c && !--c->refs && !c->live)
+		free(c);
+}
+
+#endif

@@ -1,0 +1,757 @@
+// SPDX-License-Identifier: GPL-2.0
+/* perf.data reader: the file and pipe headers, the data section, user records. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <event-parse.h>
+
+#include "perfdata-int.h"
+
+#define PIPE_CHUNK	(1u << 20)
+#define DECOMP_MAX	(1ull << 30)
+
+int pd_bad(struct perf_file *f, uint64_t off, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return err__set(f->err, -EINVAL, "'%s': %s at byte offset %llu", f->path, msg,
+			(unsigned long long)off);
+}
+
+static const char *const rec_names[] = {
+	[PERF_RECORD_MMAP] = "MMAP", [PERF_RECORD_LOST] = "LOST", [PERF_RECORD_COMM] = "COMM",
+	[PERF_RECORD_EXIT] = "EXIT", [PERF_RECORD_THROTTLE] = "THROTTLE",
+	[PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE", [PERF_RECORD_FORK] = "FORK",
+	[PERF_RECORD_READ] = "READ", [PERF_RECORD_SAMPLE] = "SAMPLE", [PERF_RECORD_MMAP2] = "MMAP2",
+	[PERF_RECORD_AUX] = "AUX", [PERF_RECORD_ITRACE_START] = "ITRACE_START",
+	[PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES", [PERF_RECORD_SWITCH] = "SWITCH",
+	[PERF_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE", [PERF_RECORD_NAMESPACES] = "NAMESPACES",
+	[PERF_RECORD_KSYMBOL] = "KSYMBOL", [PERF_RECORD_BPF_EVENT] = "BPF_EVENT",
+	[PERF_RECORD_CGROUP] = "CGROUP", [PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
+	[PERF_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
+	[PERF_REC_HEADER_ATTR] = "ATTR", [PERF_REC_HEADER_EVENT_TYPE] = "EVENT_TYPE",
+	[PERF_REC_HEADER_TRACING_DATA] = "TRACING_DATA", [PERF_REC_HEADER_BUILD_ID] = "BUILD_ID",
+	[PERF_REC_FINISHED_ROUND] = "FINISHED_ROUND", [PERF_REC_ID_INDEX] = "ID_INDEX",
+	[PERF_REC_AUXTRACE_INFO] = "AUXTRACE_INFO", [PERF_REC_AUXTRACE] = "AUXTRACE",
+	[PERF_REC_AUXTRACE_ERROR] = "AUXTRACE_ERROR", [PERF_REC_THREAD_MAP] = "THREAD_MAP",
+	[PERF_REC_CPU_MAP] = "CPU_MAP", [PERF_REC_STAT_CONFIG] = "STAT_CONFIG",
+	[PERF_REC_STAT] = "STAT", [PERF_REC_STAT_ROUND] = "STAT_ROUND",
+	[PERF_REC_EVENT_UPDATE] = "EVENT_UPDATE", [PERF_REC_TIME_CONV] = "TIME_CONV",
+	[PERF_REC_HEADER_FEATURE] = "FEATURE", [PERF_REC_COMPRESSED] = "COMPRESSED",
+	[PERF_REC_FINISHED_INIT] = "FINISHED_INIT", [PERF_REC_COMPRESSED2] = "COMPRESSED2",
+};
+
+const char *perf_record__name(uint32_t type)
+{
+	return type < ARRAY_SIZE(rec_names) ? rec_names[type] : NULL;
+}
+
+static int begin(struct perf_file *f)
+{
+	int ret = 0;
+
+	if (f->begun)
+		return 0;
+	f->begun = true;
+	pd_evsels_finish(f);
+	if (f->nr_evsels && !f->info.evsels)
+		return -ENOMEM;
+	f->info.tep = f->tep;
+	if (f->ops->begin)
+		ret = f->ops->begin(f->ops->ctx, &f->info);
+	return ret;
+}
+
+static int process_records(struct perf_file *f, uint8_t *p, size_t len, uint64_t off,
+			   struct pd_chunk *chunk, size_t *used);
+
+static struct pd_chunk *chunk_new(size_t len)
+{
+	struct pd_chunk *c = malloc(sizeof(*c) + len);
+
+	if (c) {
+		c->refs = 0;
+		c->live = true;
+		c->len = len;
+	}
+	return c;
+}
+
+static void chunk_done(struct pd_chunk *c)
+{
+	c->live = false;
+	if (!c->refs)
+		free(c);
+}
+
+/* COMPRESSED (zstd frame after the header) and COMPRESSED2 (u64 data_size first) */
+static int decompress(struct perf_file *f, const struct perf_event_header *h, uint64_t off)
+{
+	const uint8_t *src = (const uint8_t *)h + 8;
+	size_t src_len = h->size - 8, cap, used = 0, out_len;
+	ZSTD_inBuffer in;
+	struct pd_chunk *c;
+	int ret;
+
+	if (h->type == PERF_REC_COMPRESSED2) {
+		uint64_t dsz;
+
+		if (src_len < 8)
+			return pd_bad(f, off, "COMPRESSED2 record of %u bytes is too short", h->size);
+		dsz = pd_get64(f, src);
+		src += 8;
+		src_len -= 8;
+		if (dsz > src_len)
+			return pd_bad(f, off, "COMPRESSED2 data size %llu past the record",
+				      (unsigned long long)dsz);
+		src_len = dsz;
+	}
+	if (!f->zstd) {
+		f->zstd = ZSTD_createDCtx();
+		if (!f->zstd)
+			return -ENOMEM;
+	}
+	cap = f->decomp_rem_len + (f->hdr.comp_mmap_len ?: 0) + 16 * src_len + 65536;
+	c = chunk_new(cap);
+	if (!c)
+		return -ENOMEM;
+	if (f->decomp_rem_len)
+		memcpy(c->data, f->decomp_rem, f->decomp_rem_len);
+	out_len = f->decomp_rem_len;
+	in = (ZSTD_inBuffer){ src, src_len, 0 };
+	while (in.pos < in.size) {
+		ZSTD_outBuffer out = { c->data, cap, out_len };
+		size_t r = ZSTD_decompressStream(f->zstd, &out, &in);
+
+		if (ZSTD_isError(r)) {
+			free(c);
+			return pd_bad(f, off, "cannot decompress: %s", ZSTD_getErrorName(r));
+		}
+		out_len = out.pos;
+		if (out_len == cap && in.pos < in.size) {
+			struct pd_chunk *n;
+
+			if (cap * 2 > DECOMP_MAX) {
+				free(c);
+				return pd_bad(f, off, "decompressed data over %llu bytes",
+					      (unsigned long long)DECOMP_MAX);
+			}
+			cap *= 2;
+			n = realloc(c, sizeof(*c) + cap);
+			if (!n) {
+				free(c);
+				return -ENOMEM;
+			}
+			c = n;
+		}
+	}
+	ret = process_records(f, (uint8_t *)c->data, out_len, off, c, &used);
+	if (!ret) {
+		size_t rem = out_len - used;
+		uint8_t *nr = NULL;
+
+		if (rem) {
+			nr = malloc(rem);
+			if (!nr)
+				ret = -ENOMEM;
+			else
+				memcpy(nr, c->data + used, rem);
+		}
+		free(f->decomp_rem);
+		f->decomp_rem = nr;
+		f->decomp_rem_len = nr ? rem : 0;
+	}
+	chunk_done(c);
+	return ret;
+}
+
+static int user_record(struct perf_file *f, const struct perf_event_header *h, uint64_t off)
+{
+	const uint8_t *p = (const uint8_t *)h + 8;
+	size_t len = h->size - 8;
+	struct perf_event_attr attr;
+	size_t used;
+	int ret = 0;
+
+	switch (h->type) {
+	case PERF_REC_HEADER_ATTR:
+		if (f->begun)
+			return pd_bad(f, off, "ATTR record after the data started");
+		ret = pd_attr_read(f, p, len, &attr, &used, off);
+		if (!ret)
+			ret = pd_evsel_add(f, &attr, (const uint64_t *)(p + used), (len - used) / 8,
+					   true);
+		if (ret == -E2BIG)
+			ret = pd_bad(f, off, "too many events or ids");
+		return ret;
+	case PERF_REC_HEADER_EVENT_TYPE: {
+		void *n;
+
+		if (len < 8 + 64 || f->nr_event_types >= 4096)
+			return 0;
+		n = realloc(f->event_types, (f->nr_event_types + 1) * sizeof(*f->event_types));
+		if (!n)
+			return -ENOMEM;
+		f->event_types = n;
+		f->event_types[f->nr_event_types].id = pd_get64(f, p);
+		memcpy(f->event_types[f->nr_event_types].name, p + 8, 63);
+		f->event_types[f->nr_event_types++].name[63] = 0;
+		return 0;
+	}
+	case PERF_REC_HEADER_BUILD_ID: {
+		uint8_t tmp[8 + 4096];
+		size_t n = h->size < sizeof(tmp) ? h->size : sizeof(tmp);
+
+		/* the BUILD_ID feature parser reads the same records: prefix a u64 size */
+		memcpy(tmp, h, n);
+		return pd_feature(f, -PERF_FEAT_BUILD_ID, tmp, n, off);
+	}
+	case PERF_REC_HEADER_FEATURE:
+		if (len < 8)
+			return pd_bad(f, off, "FEATURE record too short");
+		return pd_feature(f, (int)pd_get64(f, p), p + 8, len - 8, off);
+	case PERF_REC_FINISHED_ROUND:
+		ret = begin(f);
+		if (!ret)
+			ret = pd_queue_flush(f, f->q.next_flush);
+		f->q.next_flush = f->q.max_time;
+		return ret;
+	case PERF_REC_FINISHED_INIT:
+		ret = begin(f);
+		return ret ?: pd_queue_flush(f, ~0ULL);
+	case PERF_REC_COMPRESSED:
+	case PERF_REC_COMPRESSED2:
+		ret = begin(f);
+		return ret ?: decompress(f, h, off);
+	default:
+		return 0;
+	}
+}
+
+static int one_record(struct perf_file *f, const struct perf_event_header *h, uint64_t off,
+		      struct pd_chunk *chunk)
+{
+	uint64_t t;
+	int ret;
+
+	f->stats.nr_records++;
+	f->stats.nr_by_type[h->type < 128 ? h->type : 127]++;
+	if (h->type >= PERF_REC_HEADER_ATTR) {
+		ret = user_record(f, h, off);
+		if (!ret && f->begun && f->ops->raw)
+			ret = f->ops->raw(f->ops->ctx, h, h + 1);
+		if (h->type > PERF_REC_COMPRESSED2)
+			f->stats.nr_unknown++;
+		return ret;
+	}
+	ret = begin(f);
+	if (ret)
+		return ret;
+	if (h->type > PERF_RECORD_AUX_OUTPUT_HW_ID || h->type == 0) {
+		f->stats.nr_unknown++;
+		return 0;
+	}
+	ret = pd_record_time(f, h, &t);
+	if (ret)
+		return ret;
+	if (!t || t == ~0ULL)
+		return pd_deliver(f, h, off);
+	return pd_queue_push(f, h, t, chunk, off);
+}
+
+static void swap_header(struct perf_file *f, struct perf_event_header *h)
+{
+	if (f->swap) {
+		h->type = bswap_32(h->type);
+		h->misc = bswap_16(h->misc);
+		h->size = bswap_16(h->size);
+	}
+}
+
+/* the header at p, host order, without touching p (it may be unaligned) */
+static struct perf_event_header peek_header(struct perf_file *f, const uint8_t *p)
+{
+	struct perf_event_header h;
+
+	memcpy(&h, p, sizeof(h));
+	swap_header(f, &h);
+	return h;
+}
+
+/*
+ * One record at p (writable), header h already checked. Records are 8-byte aligned in any
+ * sane file; one that is not is copied to an aligned chunk first so its fields can be used.
+ */
+static int record_at(struct perf_file *f, uint8_t *p, const struct perf_event_header *h,
+		     uint64_t off, struct pd_chunk *chunk)
+{
+	struct pd_chunk *own = NULL;
+	int ret;
+
+	if ((uintptr_t)p & 7) {
+		own = chunk_new(h->size);
+		if (!own)
+			return -ENOMEM;
+		memcpy(own->data, p, h->size);
+		p = (uint8_t *)own->data;
+		chunk = own;
+	}
+	if (f->swap)
+		memcpy(p, h, sizeof(*h));	/* the header in host order from here on */
+	ret = one_record(f, (struct perf_event_header *)p, off, chunk);
+	if (own)
+		chunk_done(own);
+	return ret;
+}
+
+/* records in p[0..len): stops before an incomplete record, *used says where */
+static int process_records(struct perf_file *f, uint8_t *p, size_t len, uint64_t off,
+			   struct pd_chunk *chunk, size_t *used)
+{
+	size_t pos = 0;
+	int ret = 0;
+
+	while (len - pos >= 8) {
+		struct perf_event_header h = peek_header(f, p + pos);
+
+		if (h.size < 8) {
+			ret = pd_bad(f, off, "bad record size %u (type %u)", h.size, h.type);
+			break;
+		}
+		if (h.size > len - pos)
+			break;
+		ret = record_at(f, p + pos, &h, off, chunk);
+		if (ret)
+			break;
+		pos += h.size;
+	}
+	*used = pos;
+	return ret;
+}
+
+static int run_file(struct perf_file *f)
+{
+	uint64_t off = f->hdr.data_offset, end = off + f->hdr.data_size;
+	int ret = 0;
+
+	while (off < end) {
+		struct perf_event_header h;
+
+		if (end - off < 8) {
+			ret = pd_bad(f, off, "truncated record header");
+			break;
+		}
+		h = peek_header(f, f->map + off);
+		if (h.size < 8) {
+			ret = pd_bad(f, off, "bad record size %u (type %u)", h.size, h.type);
+			break;
+		}
+		if (h.size > end - off) {
+			ret = pd_bad(f, off, "record of %u bytes runs past the end of the data",
+				     h.size);
+			break;
+		}
+		ret = record_at(f, (uint8_t *)f->map + off, &h, off, NULL);
+		if (ret)
+			break;
+		off += h.size;
+	}
+	if (!ret && f->truncated)
+		ret = pd_bad(f, off, "file truncated: %llu of %llu bytes of data",
+			     (unsigned long long)f->hdr.data_size, (unsigned long long)f->truncated);
+	return ret;
+}
+
+/* read exactly len bytes from the pipe; 0, 1 at a clean EOF before any byte, or -errno */
+static int pipe_read(struct perf_file *f, void *buf, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(f->fd, (char *)buf + got, len - got);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return err__set(f->err, -errno, "cannot read '%s': %s", f->path,
+					strerror(errno));
+		}
+		if (!n)
+			return got ? pd_bad(f, f->pipe_off + got, "unexpected end of file") : 1;
+		got += n;
+	}
+	f->pipe_off += len;
+	return 0;
+}
+
+static int pipe_tracing_data(struct perf_file *f, const struct perf_event_header *h,
+			     uint64_t off)
+{
+	uint32_t size;
+	uint8_t *buf;
+	size_t len;
+	int ret;
+
+	if (h->size < 12)
+		return pd_bad(f, off, "TRACING_DATA record too short");
+	size = pd_get32(f, h + 1);
+	if (size > (256u << 20))
+		return pd_bad(f, off, "tracing data of %u bytes", size);
+	len = (size + 7) & ~7ul;
+	buf = malloc(len ?: 1);
+	if (!buf)
+		return -ENOMEM;
+	ret = pipe_read(f, buf, len);
+	if (ret > 0)
+		ret = pd_bad(f, f->pipe_off, "unexpected end of file in tracing data");
+	if (!ret)
+		ret = pd_tracing_data(f, buf, size, off + h->size);
+	free(buf);
+	return ret;
+}
+
+static int run_pipe(struct perf_file *f)
+{
+	struct pd_chunk *c = NULL;
+	size_t pos = 0;
+	int ret = 0;
+
+	for (;;) {
+		struct perf_event_header *h;
+		uint64_t off = f->pipe_off;
+
+		if (!c || c->len - pos < PERF_MAX_REC) {
+			if (c)
+				chunk_done(c);
+			c = chunk_new(PIPE_CHUNK);
+			if (!c)
+				return -ENOMEM;
+			pos = 0;
+		}
+		h = (struct perf_event_header *)(c->data + pos);
+		ret = pipe_read(f, h, 8);
+		if (ret) {
+			ret = ret > 0 ? 0 : ret;
+			break;
+		}
+		swap_header(f, h);
+		if (h->size < 8) {
+			ret = pd_bad(f, off, "bad record size %u (type %u)", h->size, h->type);
+			break;
+		}
+		ret = pipe_read(f, h + 1, h->size - 8);
+		if (ret) {
+			ret = ret > 0 ? pd_bad(f, off, "truncated record") : ret;
+			break;
+		}
+		pos += (h->size + 7) & ~7u;
+		if (h->type == PERF_REC_HEADER_TRACING_DATA) {
+			f->stats.nr_records++;
+			f->stats.nr_by_type[h->type]++;
+			ret = pipe_tracing_data(f, h, off);
+		} else {
+			ret = one_record(f, h, off, c);
+		}
+		if (ret)
+			break;
+	}
+	if (c)
+		chunk_done(c);
+	return ret;
+}
+
+static int read_section(struct perf_file *f, const uint8_t *p, uint64_t *off, uint64_t *size)
+{
+	*off = pd_get64(f, p);
+	*size = pd_get64(f, p + 8);
+	return *off > f->file_size || *size > f->file_size - *off;
+}
+
+static int read_attrs(struct perf_file *f, const uint8_t *hp)
+{
+	uint64_t aoff, asize, esize = f->hdr.attr_size, i, n;
+	int ret = 0;
+
+	if (read_section(f, hp + 24, &aoff, &asize))
+		return pd_bad(f, 24, "attr section past the end of the file");
+	if (esize < PERF_ATTR_SIZE_VER0 + 16 || esize > 4096)
+		return pd_bad(f, 16, "bad attr size %llu", (unsigned long long)esize);
+	n = asize / esize;
+	for (i = 0; i < n && !ret; i++) {
+		const uint8_t *p = f->map + aoff + i * esize;
+		struct perf_event_attr attr;
+		uint64_t ioff, isize;
+		size_t used;
+
+		ret = pd_attr_read(f, p, esize - 16, &attr, &used, aoff + i * esize);
+		if (ret)
+			break;
+		if (read_section(f, p + esize - 16, &ioff, &isize)) {
+			ret = pd_bad(f, aoff + i * esize + esize - 16, "ids past the end of the file");
+			break;
+		}
+		ret = pd_evsel_add(f, &attr, (const uint64_t *)(f->map + ioff), isize / 8, true);
+		if (ret == -E2BIG)
+			ret = pd_bad(f, ioff, "too many events or ids");
+	}
+	return ret;
+}
+
+static int read_event_types(struct perf_file *f, const uint8_t *hp)
+{
+	uint64_t off, size, i, n;
+
+	if (read_section(f, hp + 56, &off, &size))
+		return 0;
+	n = size / 72;
+	if (n > 4096)
+		n = 4096;
+	f->event_types = calloc(n ?: 1, sizeof(*f->event_types));
+	if (!f->event_types)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		f->event_types[i].id = pd_get64(f, f->map + off + i * 72);
+		memcpy(f->event_types[i].name, f->map + off + i * 72 + 8, 63);
+	}
+	f->nr_event_types = n;
+	return 0;
+}
+
+static int read_features(struct perf_file *f)
+{
+	uint64_t toff = f->hdr.data_offset + f->hdr.data_size;
+	int feat, ret = 0;
+
+	f->hdr.feat_offset = toff;
+	for (feat = 1; feat < PERF_FEAT_MAX && !ret; feat++) {
+		uint64_t off, size;
+
+		if (!(f->hdr.features[feat / 64] & (1ULL << (feat % 64))))
+			continue;
+		if (toff + 16 > f->file_size)
+			return pd_bad(f, toff, "feature table past the end of the file");
+		if (read_section(f, f->map + toff, &off, &size))
+			return pd_bad(f, toff, "feature %s section past the end of the file",
+				      perf_feat__name(feat) ?: "?");
+		toff += 16;
+		ret = pd_feature(f, feat, f->map + off, size, off);
+	}
+	return ret;
+}
+
+static int open_file_mode(struct perf_file *f)
+{
+	const uint8_t *hp = f->map;
+	uint64_t doff, dsize;
+	int i, ret;
+
+	if (f->file_size < PERF_FILE_HDR_SZ)
+		return pd_bad(f, 0, "file header truncated");
+	f->hdr.attr_size = pd_get64(f, hp + 16);
+	if (read_section(f, hp + 40, &doff, &dsize)) {
+		if (doff > f->file_size)
+			return pd_bad(f, 40, "data section past the end of the file");
+		/* a cut file: read what is there, without features, and fail at the end */
+		f->truncated = dsize;
+		dsize = f->file_size - doff;
+	}
+	if (!dsize && doff)
+		dsize = f->file_size - doff;	/* perf record killed before it wrote the header */
+	f->hdr.data_offset = doff;
+	f->hdr.data_size = dsize;
+	for (i = 0; i < 4; i++)
+		f->hdr.features[i] = pd_get64(f, hp + 72 + 8 * i);
+	ret = read_attrs(f, hp);
+	if (!ret)
+		ret = read_event_types(f, hp);
+	if (!ret && !f->truncated)
+		ret = read_features(f);
+	if (!ret)
+		pd_evsels_finish(f);
+	return ret;
+}
+
+static int map_file(struct perf_file *f)
+{
+	struct stat st;
+
+	if (fstat(f->fd, &st))
+		return err__set(f->err, -errno, "cannot stat '%s': %s", f->path, strerror(errno));
+	if (!S_ISREG(st.st_mode) || !st.st_size)
+		return 1;
+	f->file_size = st.st_size;
+	f->map = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, f->fd, 0);
+	if (f->map == MAP_FAILED) {
+		f->map = NULL;
+		return err__set(f->err, -errno, "cannot map '%s': %s", f->path, strerror(errno));
+	}
+	f->map_len = st.st_size;
+	madvise((void *)f->map, f->map_len, MADV_SEQUENTIAL);
+	return 0;
+}
+
+int perf_file__open(struct perf_file **out, const char *path, struct errbuf *err)
+{
+	struct perf_file *f = calloc(1, sizeof(*f));
+	uint64_t magic, size;
+	uint8_t hdr[16];
+	int ret;
+
+	if (!f)
+		return -ENOMEM;
+	f->err = err;
+	f->path = strdup(!strcmp(path, "-") ? "(stdin)" : path);
+	f->fd = !strcmp(path, "-") ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+	if (!f->path || f->fd < 0) {
+		ret = f->path ? err__set(err, -errno, "cannot open '%s': %s", path, strerror(errno))
+			      : -ENOMEM;
+		goto out_free;
+	}
+	ret = map_file(f);
+	if (ret < 0)
+		goto out_free;
+	if (ret == 0 && f->file_size >= 16) {
+		memcpy(hdr, f->map, 16);
+	} else {
+		f->pipe = true;
+		ret = pipe_read(f, hdr, 16);
+		if (ret) {
+			ret = ret > 0 ? pd_bad(f, 0, "empty file") : ret;
+			goto out_free;
+		}
+	}
+	memcpy(&magic, hdr, 8);
+	if (magic == PERF_MAGIC2_SW)
+		f->swap = true;
+	else if (magic != PERF_MAGIC2) {
+		ret = pd_bad(f, 0, "not a perf.data file (bad magic)");
+		goto out_free;
+	}
+	size = pd_get64(f, hdr + 8);
+	f->hdr.big_endian = f->info.big_endian = (__BYTE_ORDER == __LITTLE_ENDIAN) == f->swap;
+	if (size == PERF_PIPE_HDR_SZ) {
+		if (!f->pipe)
+			f->pipe_off = 16;	/* a pipe-mode file: stream it from there */
+		if (!f->pipe && lseek(f->fd, 16, SEEK_SET) < 0) {
+			ret = err__set(err, -errno, "cannot seek '%s': %s", path, strerror(errno));
+			goto out_free;
+		}
+		f->pipe = true;
+	} else if (f->pipe) {
+		ret = pd_bad(f, 8, "a file-mode perf.data (header size %llu) cannot be streamed: "
+			     "give it as a file", (unsigned long long)size);
+		goto out_free;
+	} else if (size < PERF_FILE_HDR_SZ) {
+		ret = pd_bad(f, 8, "unsupported header size %llu", (unsigned long long)size);
+		goto out_free;
+	} else {
+		ret = open_file_mode(f);
+		if (ret)
+			goto out_free;
+	}
+	f->hdr.pipe_mode = f->info.pipe_mode = f->pipe;
+	f->info.path = f->path;
+	*out = f;
+	return 0;
+out_free:
+	perf_file__delete(f);
+	return ret;
+}
+
+void perf_file__delete(struct perf_file *f)
+{
+	if (!f)
+		return;
+	pd_queue_free(f);
+	if (f->map)
+		munmap((void *)f->map, f->map_len);
+	if (f->fd > 0)
+		close(f->fd);
+	pd_evsels_free(f);
+	pd_header_free(&f->hdr);
+	if (f->tep)
+		tep_free(f->tep);
+	if (f->zstd)
+		ZSTD_freeDCtx(f->zstd);
+	free(f->tracing_data);
+	free(f->decomp_rem);
+	free(f->scratch);
+	free(f->path);
+	free(f);
+}
+
+int perf_file__run(struct perf_file *f, const struct stream_ops *ops, struct errbuf *err)
+{
+	static const struct stream_ops none;
+	int ret, ret2;
+
+	if (f->ran)
+		return err__set(err, -EALREADY, "'%s': already read", f->path);
+	f->ran = true;
+	f->err = err;
+	f->ops = ops ?: &none;
+	ret = f->pipe ? run_pipe(f) : run_file(f);
+	if (!f->begun && !ret)
+		ret = begin(f);
+	if (f->begun) {
+		ret2 = pd_queue_flush(f, ~0ULL);
+		if (!ret)
+			ret = ret2;
+		if (f->ops->end) {
+			ret2 = f->ops->end(f->ops->ctx, &f->stats);
+			if (!ret)
+				ret = ret2;
+		}
+	}
+	return ret;
+}
+
+int perf_file__process(const char *path, const struct stream_ops *ops, struct errbuf *err)
+{
+	struct perf_file *f;
+	int ret = perf_file__open(&f, path, err);
+
+	if (ret)
+		return ret;
+	ret = perf_file__run(f, ops, err);
+	perf_file__delete(f);
+	return ret;
+}
+
+const struct perf_file_header *perf_file__header(const struct perf_file *f)
+{
+	return &f->hdr;
+}
+
+const struct stream_info *perf_file__info(const struct perf_file *f)
+{
+	return &f->info;
+}
+
+const struct stream_stats *perf_file__stats(const struct perf_file *f)
+{
+	return &f->stats;
+}
+
+void perf_file__set_queue_limit(struct perf_file *f, size_t max_records)
+{
+	f->q.limit = max_records;
+}
+
+int perf_file__tracing_data(const struct perf_file *f, const void **data, size_t *size)
+{
+	*data = f->tracing_data;
+	*size = f->tracing_data_size;
+	return f->tracing_data ? 0 : -ENOENT;
+}

@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0
+/* perf.data reader: kernel records (SAMPLE and the others) into stream.h callbacks. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "perfdata-int.h"
+
+#define SID_MASK (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | \
+		  PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
+
+struct cur {
+	struct perf_file *f;
+	const uint8_t *p, *end;
+	uint64_t *scr;		/* next free scratch slot for swapped arrays */
+};
+
+static inline bool avail(const struct cur *c, uint64_t n)
+{
+	return (uint64_t)(c->end - c->p) >= n;
+}
+
+static inline uint64_t g64(struct cur *c)
+{
+	uint64_t v = pd_get64(c->f, c->p);
+
+	c->p += 8;
+	return v;
+}
+
+/* n u64s: in place when native, else swapped into scratch */
+static const uint64_t *arr64(struct cur *c, uint64_t n)
+{
+	const uint64_t *r = (const uint64_t *)c->p;
+	uint64_t i;
+
+	if (c->f->swap) {
+		uint64_t *d = c->scr;
+
+		for (i = 0; i < n; i++)
+			d[i] = pd_get64(c->f, c->p + 8 * i);
+		c->scr += n;
+		r = d;
+	}
+	c->p += 8 * n;
+	return r;
+}
+
+static struct pd_evsel *evsel_of_sample(struct perf_file *f, const struct perf_event_header *h)
+{
+	uint64_t off;
+
+	if (f->nr_evsels == 1 || (f->nr_evsels > 1 && f->id_pos < 0))
+		return f->evsels[0];
+	if (!f->nr_evsels)
+		return NULL;
+	off = 8 + 8 * (uint64_t)f->id_pos;
+	if (off + 8 > h->size)
+		return NULL;
+	return pd_evsel_for_id(f, pd_get64(f, (const uint8_t *)h + off));
+}
+
+static struct pd_evsel *evsel_of_other(struct perf_file *f, const struct perf_event_header *h)
+{
+	struct pd_evsel *e;
+
+	if (!f->nr_evsels)
+		return NULL;
+	if (f->nr_evsels == 1 || f->is_pos < 0 || !f->evsels[0]->ev.attr.sample_id_all ||
+	    (uint64_t)f->is_pos * 8 + 8 > h->size)
+		return f->evsels[0];
+	e = pd_evsel_for_id(f, pd_get64(f, (const uint8_t *)h + h->size - 8 * f->is_pos));
+	return e ?: f->evsels[0];
+}
+
+struct sid {
+	uint32_t pid, tid, cpu;
+	uint64_t time, id;
+	size_t len;		/* bytes of the trailer */
+};
+
+/* the sample_id trailer of a non-sample record */
+static void parse_sid(struct perf_file *f, const struct perf_event_header *h, struct sid *s)
+{
+	struct pd_evsel *e = evsel_of_other(f, h);
+	uint64_t t;
+	struct cur c;
+
+	memset(s, 0, sizeof(*s));
+	s->time = ~0ULL;
+	s->pid = s->tid = s->cpu = (uint32_t)-1;
+	if (!e || !e->ev.attr.sample_id_all)
+		return;
+	t = e->sample_type;
+	s->len = 8 * __builtin_popcountll(t & SID_MASK);
+	if (s->len + 8 > h->size) {
+		s->len = 0;
+		return;
+	}
+	c.f = f;
+	c.p = (const uint8_t *)h + h->size - s->len;
+	if (t & PERF_SAMPLE_TID) {
+		s->pid = pd_get32(f, c.p);
+		s->tid = pd_get32(f, c.p + 4);
+		c.p += 8;
+	}
+	if (t & PERF_SAMPLE_TIME)
+		s->time = g64(&c);
+	if (t & PERF_SAMPLE_ID)
+		s->id = g64(&c);
+	if (t & PERF_SAMPLE_STREAM_ID)
+		c.p += 8;
+	if (t & PERF_SAMPLE_CPU) {
+		s->cpu = pd_get32(f, c.p);
+		c.p += 8;
+	}
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		s->id = g64(&c);
+}
+
+int pd_record_time(struct perf_file *f, const struct perf_event_header *h, uint64_t *time)
+{
+	struct pd_evsel *e;
+	uint64_t t, off;
+
+	*time = ~0ULL;
+	if (h->type == PERF_RECORD_SAMPLE) {
+		e = evsel_of_sample(f, h);
+		if (!e || !(e->sample_type & PERF_SAMPLE_TIME))
+			return 0;
+		t = e->sample_type;
+		off = 8 + 8 * (!!(t & PERF_SAMPLE_IDENTIFIER) + !!(t & PERF_SAMPLE_IP) +
+			       !!(t & PERF_SAMPLE_TID));
+		if (off + 8 <= h->size)
+			*time = pd_get64(f, (const uint8_t *)h + off);
+		return 0;
+	}
+	e = evsel_of_other(f, h);
+	if (!e || !e->ev.attr.sample_id_all || !(e->sample_type & PERF_SAMPLE_TIME))
+		return 0;
+	t = e->sample_type;
+	off = 8 * __builtin_popcountll(t & SID_MASK);
+	if (off + 8 > h->size)
+		return 0;
+	off = h->size - off + 8 * !!(t & PERF_SAMPLE_TID);
+	*time = pd_get64(f, (const uint8_t *)h + off);
+	return 0;
+}
+
+static size_t read_size(uint64_t rf)
+{
+	size_t n = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+
+	return n;
+}
+
+static int sample_tail(struct cur *c, const struct pd_evsel *e, struct stream_sample *s)
+{
+	const struct perf_event_attr *a = &e->ev.attr;
+	uint64_t t = e->sample_type, n;
+
+	if (t & PERF_SAMPLE_READ) {
+		uint64_t rf = a->read_format;
+		size_t hdr = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+			     !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+
+		if (rf & PERF_FORMAT_GROUP) {
+			if (!avail(c, 8))
+				return -1;
+			n = pd_get64(c->f, c->p);
+			if (n > 4096 || !avail(c, 8 * (1 + hdr + n * read_size(rf))))
+				return -1;
+			s->read = arr64(c, 1 + hdr + n * read_size(rf));
+		} else {
+			n = hdr + read_size(rf);
+			if (!avail(c, 8 * n))
+				return -1;
+			s->read = arr64(c, n);
+		}
+	}
+	if (t & PERF_SAMPLE_CALLCHAIN) {
+		if (!avail(c, 8))
+			return -1;
+		n = g64(c);
+		if (n > (uint64_t)(c->end - c->p) / 8)
+			return -1;
+		s->nr_callchain = n;
+		s->callchain = arr64(c, n);
+	}
+	if (t & PERF_SAMPLE_RAW) {
+		if (!avail(c, 4))
+			return -1;
+		s->raw_size = pd_get32(c->f, c->p);
+		if (!avail(c, 4 + (uint64_t)s->raw_size))
+			return -1;
+		s->raw = c->p + 4;
+		c->p += (4 + (uint64_t)s->raw_size + 7) & ~7ULL;
+		if (c->p > c->end)
+			return -1;
+	}
+	if (t & PERF_SAMPLE_BRANCH_STACK) {
+		if (!avail(c, 8))
+			return -1;
+		n = g64(c);
+		if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) {
+			if (!avail(c, 8))
+				return -1;
+			c->p += 8;
+		}
+		if (n > (uint64_t)(c->end - c->p) / 24)
+			return -1;
+		s->nr_branches = n;
+		s->branches = (const struct perf_branch_entry *)arr64(c, 3 * n);
+	}
+	if (t & PERF_SAMPLE_REGS_USER) {
+		if (!avail(c, 8))
+			return -1;
+		s->user_regs_abi = g64(c);
+		if (s->user_regs_abi) {
+			n = __builtin_popcountll(a->sample_regs_user);
+			if (!avail(c, 8 * n))
+				return -1;
+			s->user_regs_mask = a->sample_regs_user;
+			s->user_regs = arr64(c, n);
+		}
+	}
+	if (t & PERF_SAMPLE_STACK_USER) {
+		if (!avail(c, 8))
+			return -1;
+		n = g64(c);
+		if (n) {
+			if (n > (uint64_t)(c->end - c->p) || !avail(c, n + 8))
+				return -1;
+			s->user_stack = c->p;
+			c->p += n;
+			s->user_stack_size = g64(c);
+			if (s->user_stack_size > n)
+				s->user_stack_size = n;
+		}
+	}
+	if (t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
+		if (!avail(c, 8))
+			return -1;
+		s->weight = g64(c);
+	}
+	if (t & PERF_SAMPLE_DATA_SRC) {
+		if (!avail(c, 8))
+			return -1;
+		s->data_src = g64(c);
+	}
+	if (t & PERF_SAMPLE_TRANSACTION) {
+		if (!avail(c, 8))
+			return -1;
+		s->transaction = g64(c);
+	}
+	if (t & PERF_SAMPLE_REGS_INTR) {
+		if (!avail(c, 8))
+			return -1;
+		if (g64(c)) {
+			n = __builtin_popcountll(a->sample_regs_intr);
+			if (!avail(c, 8 * n))
+				return -1;
+			c->p += 8 * n;
+		}
+	}
+	if (t & PERF_SAMPLE_PHYS_ADDR) {
+		if (!avail(c, 8))
+			return -1;
+		s->phys_addr = g64(c);
+	}
+	return 0;
+}
+
+int pd_sample_parse(struct perf_file *f, const struct perf_event_header *h,
+		    struct stream_sample *s, uint64_t off)
+{
+	struct pd_evsel *e = evsel_of_sample(f, h);
+	uint64_t t, need;
+	struct cur c;
+
+	memset(s, 0, sizeof(*s));
+	if (!e)
+		return 1;
+	if (f->swap && f->scratch_len < h->size / 8u) {
+		free(f->scratch);
+		f->scratch = malloc(PERF_MAX_REC);
+		if (!f->scratch)
+			return -ENOMEM;
+		f->scratch_len = PERF_MAX_REC / 8;
+	}
+	c = (struct cur){ f, (const uint8_t *)(h + 1), (const uint8_t *)h + h->size, f->scratch };
+	t = e->sample_type;
+	s->evsel = (size_t)e->ev.idx < f->info.nr_evsels ? &f->info.evsels[e->ev.idx] : &e->ev;
+	s->misc = h->misc;
+	s->pid = s->tid = s->cpu = (uint32_t)-1;
+	need = 8 * __builtin_popcountll(t & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+					    PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
+					    PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
+					    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD));
+	if (!avail(&c, need))
+		goto bad;
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		s->id = g64(&c);
+	if (t & PERF_SAMPLE_IP)
+		s->ip = g64(&c);
+	if (t & PERF_SAMPLE_TID) {
+		s->pid = pd_get32(f, c.p);
+		s->tid = pd_get32(f, c.p + 4);
+		c.p += 8;
+	}
+	if (t & PERF_SAMPLE_TIME)
+		s->time = g64(&c);
+	if (t & PERF_SAMPLE_ADDR)
+		s->addr = g64(&c);
+	if (t & PERF_SAMPLE_ID)
+		s->id = g64(&c);
+	if (t & PERF_SAMPLE_STREAM_ID)
+		s->stream_id = g64(&c);
+	if (t & PERF_SAMPLE_CPU) {
+		s->cpu = pd_get32(f, c.p);
+		c.p += 8;
+	}
+	s->period = e->ev.attr.sample_period;	/* perf's default without PERIOD */
+	if (t & PERF_SAMPLE_PERIOD)
+		s->period = g64(&c);
+	if (!(t & ~(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+		    PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
+		    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)))
+		return 0;
+	if (sample_tail(&c, e, s))
+		goto bad;
+	return 0;
+bad:
+	return pd_bad(f, off, "%s sample of %u bytes is too short for its sample_type 0x%llx",
+		      s->evsel->name, h->size, (unsigned long long)t);
+}
+
+/* a NUL-terminated string at p, at most len bytes, or a truncated copy */
+static const char *str_at(struct perf_file *f, const uint8_t *p, size_t len)
+{
+	if (memchr(p, 0, len))
+		return (const char *)p;
+	if (len >= sizeof(f->strbuf))
+		len = sizeof(f->strbuf) - 1;
+	memcpy(f->strbuf, p, len);
+	f->strbuf[len] = 0;
+	return f->strbuf;
+}
+
+static int deliver_mmap(struct perf_file *f, const struct perf_event_header *h,
+			const struct sid *sid, uint64_t off)
+{
+	const uint8_t *p = (const uint8_t *)(h + 1);
+	size_t fixed = h->type == PERF_RECORD_MMAP2 ? 64 : 32;
+	struct stream_mmap m = { 0 };
+
+	if (h->size < 8 + fixed + sid->len)
+		return pd_bad(f, off, "%s record of %u bytes is too short",
+			      perf_record__name(h->type), h->size);
+	m.pid = pd_get32(f, p);
+	m.tid = pd_get32(f, p + 4);
+	m.start = pd_get64(f, p + 8);
+	m.len = pd_get64(f, p + 16);
+	m.pgoff = pd_get64(f, p + 24);
+	m.time = sid->time;
+	m.misc = h->misc;
+	if (h->type == PERF_RECORD_MMAP2) {
+		if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			m.has_build_id = true;
+			m.build_id_size = p[32] > 20 ? 20 : p[32];
+			memcpy(m.build_id, p + 36, 20);
+		} else {
+			m.maj = pd_get32(f, p + 32);
+			m.min = pd_get32(f, p + 36);
+			m.ino = pd_get64(f, p + 40);
+			m.ino_generation = pd_get64(f, p + 48);
+		}
+		m.prot = pd_get32(f, p + 56);
+		m.flags = pd_get32(f, p + 60);
+	}
+	m.filename = str_at(f, p + fixed, h->size - 8 - fixed - sid->len);
+	return f->ops->mmap ? f->ops->mmap(f->ops->ctx, &m) : 0;
+}
+
+static int deliver_other(struct perf_file *f, const struct perf_event_header *h, uint64_t off)
+{
+	const uint8_t *p = (const uint8_t *)(h + 1);
+	const struct stream_ops *o = f->ops;
+	size_t len = h->size - 8;
+	struct stream_task tk;
+	struct sid sid;
+	uint64_t id, n;
+
+	parse_sid(f, h, &sid);
+	switch (h->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return deliver_mmap(f, h, &sid, off);
+	case PERF_RECORD_COMM:
+		if (len < 8 + sid.len)
+			break;
+		return o->comm ? o->comm(o->ctx, pd_get32(f, p), pd_get32(f, p + 4),
+					 str_at(f, p + 8, len - 8 - sid.len),
+					 h->misc & PERF_RECORD_MISC_COMM_EXEC, sid.time) : 0;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (len < 24)
+			break;
+		tk = (struct stream_task){ h->type == PERF_RECORD_FORK, pd_get32(f, p),
+					   pd_get32(f, p + 4), pd_get32(f, p + 8),
+					   pd_get32(f, p + 12), pd_get64(f, p + 16) };
+		return o->task ? o->task(o->ctx, &tk) : 0;
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_LOST_SAMPLES:
+		if (len < (h->type == PERF_RECORD_LOST ? 16u : 8u))
+			break;
+		id = h->type == PERF_RECORD_LOST ? pd_get64(f, p) : sid.id;
+		n = pd_get64(f, h->type == PERF_RECORD_LOST ? p + 8 : p);
+		f->stats.nr_lost += n;
+		f->stats.nr_lost_records++;
+		return o->lost ? o->lost(o->ctx, id, n, sid.time) : 0;
+	case PERF_RECORD_SWITCH:
+		return o->switch_ ? o->switch_(o->ctx, sid.pid, sid.tid, sid.cpu,
+					       h->misc & PERF_RECORD_MISC_SWITCH_OUT, 0, 0,
+					       sid.time) : 0;
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		if (len < 8)
+			break;
+		return o->switch_ ? o->switch_(o->ctx, sid.pid, sid.tid, sid.cpu,
+					       h->misc & PERF_RECORD_MISC_SWITCH_OUT,
+					       pd_get32(f, p), pd_get32(f, p + 4), sid.time) : 0;
+	default:
+		return 0;
+	}
+	return pd_bad(f, off, "%s record of %u bytes is too short", perf_record__name(h->type),
+		      h->size);
+}
+
+int pd_deliver(struct perf_file *f, const struct perf_event_header *h, uint64_t off)
+{
+	const struct stream_ops *o = f->ops;
+	struct stream_sample s;
+	int ret;
+
+	if (h->type == PERF_RECORD_SAMPLE) {
+		ret = pd_sample_parse(f, h, &s, off);
+		if (ret > 0) {
+			f->stats.nr_unknown_id++;
+			return 0;
+		}
+		if (ret)
+			return ret;
+		f->stats.nr_samples++;
+		if (o->raw && (ret = o->raw(o->ctx, h, h + 1)))
+			return ret;
+		return o->sample ? o->sample(o->ctx, &s) : 0;
+	}
+	if (o->raw && (ret = o->raw(o->ctx, h, h + 1)))
+		return ret;
+	return deliver_other(f, h, off);
+}

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Inside the scheduler analyses (schedan*.c), not for other modules. */
+#ifndef SCHEDLENS_SCHEDAN_INT_H
+#define SCHEDLENS_SCHEDAN_INT_H
+
+#include <stdbool.h>
+
+#include "schedlens/schedan.h"
+#include "schedlens/topology.h"
+
+struct u64vec {
+	uint64_t *v;
+	size_t n, cap;
+	size_t sorted;		/* n when last sorted */
+};
+
+struct task {
+	uint32_t tid, ppid;
+	char comm[16];
+	bool included, exited;
+	int oncpu;			/* the CPU it runs on, -1 when not running */
+	bool runnable;			/* switched out runnable (preempted) */
+	uint64_t last_out, ready;	/* last switch-out; when it became runnable */
+	uint64_t pending;		/* wakeup start, 0 when none */
+	int pending_cpu;		/* the waker CPU whose window classifies it, or -1 */
+	enum wake_class pending_class;	/* once the window closed */
+	uint64_t switches, run_ns, max_run_ns, wait_ns, sleep_ns;
+	uint64_t migrations[MIGR__NR], wakeup_migrations;
+	struct u64vec lat;
+	/* as a waker */
+	uint32_t last_wakee;
+	uint64_t wakings, flips;
+	/* as a wakee: distinct wakers, saturating */
+	uint32_t *wakers;
+	uint32_t nr_wakers, cap_wakers;
+};
+
+/* one waker CPU's wakeup in progress */
+struct window {
+	bool open, woke_here, ipi_wakelist, ipi_resched, poll;
+	uint32_t wakee;
+	int dst;
+};
+
+struct ipi_key {
+	uint64_t callsite, callback;
+	uint64_t count;
+	bool wakelist;
+};
+
+enum ev_kind {
+	EV_OTHER,
+	EV_SWITCH,
+	EV_WAKING,
+	EV_WAKEUP,
+	EV_WAKEUP_NEW,
+	EV_MIGRATE,
+	EV_IDLE_NOIPI,
+	EV_IPI_SEND_CPU,
+	EV__NR,
+};
+
+struct tep_format_field;
+
+struct schedan {
+	struct schedan_opts opts;
+	struct errbuf err;
+	char warnings[1024];
+	char path[256];			/* the input's, copied at begin() */
+	enum ev_kind *kinds;
+	size_t nr_kinds;
+	bool has[EV__NR];
+	struct tep_format_field *f[EV__NR][6];
+	uint32_t min_raw[EV__NR];	/* payload bytes the fields used need */
+	bool native;			/* payload in this host's byte order: read fields directly */
+	uint64_t nr_short;		/* payloads too short for their format: skipped */
+	bool waking_mode;		/* wakeups start at sched_waking */
+	struct kallsyms *own_ksyms;	/* loaded here when the caller gave none */
+	bool ksyms_tried;
+	/* tasks: array + open-addressing index by tid */
+	struct task **tasks;
+	size_t nr_tasks, cap_tasks;
+	uint32_t *index;	/* task number + 1, 0 empty */
+	size_t index_cap;
+	/* per CPU */
+	uint64_t *cpu_last_switch;
+	struct window *win;
+	int nr_cpus;
+	/* totals */
+	uint64_t first_time, last_time;
+	uint64_t class_count[WAKE__NR];
+	struct u64vec class_lat[WAKE__NR], all_lat;
+	uint64_t migr[MIGR__NR], wakeup_migr;
+	struct ipi_key *ipis;
+	size_t nr_ipis, cap_ipis;
+	uint64_t nr_ipi_events, nr_lost, nr_lost_records, dropped, missed;
+	struct stream_stats stats;
+	bool have_stats;
+};
+
+int u64vec__push(struct u64vec *v, uint64_t x);
+/* Sort @v and fill @out with nearest-rank percentiles. */
+void u64vec__lat(struct u64vec *v, struct schedan_lat *out);
+
+#endif

@@ -1,0 +1,714 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The scheduler analyses' state machine over sched:* and ipi:* records (schedan.h). */
+#include <errno.h>
+#include <event-parse.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "schedlens/kallsyms.h"
+#include "schedan-int.h"
+
+#define MAX_WAKERS 4096
+#define MAX_CPUS 8192
+
+static const struct {
+	const char *sys, *name;
+	enum ev_kind kind;
+	const char *fields[6];
+} events[] = {
+	{ "sched", "sched_switch", EV_SWITCH,
+	  { "prev_comm", "prev_pid", "prev_state", "next_comm", "next_pid" } },
+	{ "sched", "sched_waking", EV_WAKING, { "pid", "target_cpu", "comm" } },
+	{ "sched", "sched_wakeup", EV_WAKEUP, { "pid", "target_cpu", "comm" } },
+	{ "sched", "sched_wakeup_new", EV_WAKEUP_NEW, { "pid", "target_cpu", "comm" } },
+	{ "sched", "sched_migrate_task", EV_MIGRATE, { "pid", "orig_cpu", "dest_cpu" } },
+	{ "sched", "sched_wake_idle_without_ipi", EV_IDLE_NOIPI, { "cpu" } },
+	{ "ipi", "ipi_send_cpu", EV_IPI_SEND_CPU, { "cpu", "callsite", "callback" } },
+};
+
+enum { F_PREV_COMM, F_PREV_PID, F_PREV_STATE, F_NEXT_COMM, F_NEXT_PID };
+enum { F_PID, F_TARGET, F_COMM };
+enum { F_MPID, F_ORIG, F_DEST };
+enum { F_CPU, F_CALLSITE, F_CALLBACK };
+
+const char *wake_class__name(enum wake_class c)
+{
+	static const char *const names[] = { "same-cpu",    "wakelist-ipi", "wakelist-poll",
+					     "direct-ipi",  "direct-poll",  "direct-noipi",
+					     "unknown" };
+
+	return c < WAKE__NR ? names[c] : "unknown";
+}
+
+struct schedan *schedan__new(const struct schedan_opts *opts, struct errbuf *err)
+{
+	struct schedan *a = calloc(1, sizeof(*a));
+
+	if (!a) {
+		err__set(err, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	if (opts)
+		a->opts = *opts;
+	return a;
+}
+
+void schedan__delete(struct schedan *a)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	for (i = 0; i < a->nr_tasks; i++) {
+		free(a->tasks[i]->lat.v);
+		free(a->tasks[i]->wakers);
+		free(a->tasks[i]);
+	}
+	for (i = 0; i < WAKE__NR; i++)
+		free(a->class_lat[i].v);
+	free(a->all_lat.v);
+	free(a->tasks);
+	free(a->index);
+	free(a->cpu_last_switch);
+	free(a->win);
+	free(a->kinds);
+	free(a->ipis);
+	kallsyms__delete(a->own_ksyms);
+	free(a);
+}
+
+const char *schedan__error(const struct schedan *a)
+{
+	return a->err.msg;
+}
+
+const char *schedan__warnings(const struct schedan *a)
+{
+	return a->warnings;
+}
+
+static size_t hash_tid(uint32_t tid, size_t cap)
+{
+	return (tid * 2654435761u) & (cap - 1);
+}
+
+static struct task *task__find(const struct schedan *a, uint32_t tid)
+{
+	size_t i;
+
+	if (!a->index_cap)
+		return NULL;
+	for (i = hash_tid(tid, a->index_cap); a->index[i]; i = (i + 1) & (a->index_cap - 1))
+		if (a->tasks[a->index[i] - 1]->tid == tid)
+			return a->tasks[a->index[i] - 1];
+	return NULL;
+}
+
+static int index__grow(struct schedan *a)
+{
+	size_t cap = a->index_cap ? 2 * a->index_cap : 1024, i, j;
+	uint32_t *ni = calloc(cap, sizeof(*ni));
+
+	if (!ni)
+		return -ENOMEM;
+	for (i = 0; i < a->nr_tasks; i++) {
+		for (j = hash_tid(a->tasks[i]->tid, cap); ni[j]; j = (j + 1) & (cap - 1))
+			;
+		ni[j] = (uint32_t)i + 1;
+	}
+	free(a->index);
+	a->index = ni;
+	a->index_cap = cap;
+	return 0;
+}
+
+static struct task *task__get(struct schedan *a, uint32_t tid)
+{
+	struct task *t = task__find(a, tid);
+	size_t j;
+
+	if (t)
+		return t;
+	if (2 * (a->nr_tasks + 1) > a->index_cap && index__grow(a))
+		return NULL;
+	if (a->nr_tasks == a->cap_tasks) {
+		size_t cap = a->cap_tasks ? 2 * a->cap_tasks : 256;
+		struct task **nt = realloc(a->tasks, cap * sizeof(*nt));
+
+		if (!nt)
+			return NULL;
+		a->tasks = nt;
+		a->cap_tasks = cap;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->tid = tid;
+	t->oncpu = -1;
+	t->pending_cpu = -1;
+	t->included = a->opts.root_pid <= 0 || tid == (uint32_t)a->opts.root_pid;
+	a->tasks[a->nr_tasks++] = t;
+	for (j = hash_tid(tid, a->index_cap); a->index[j]; j = (j + 1) & (a->index_cap - 1))
+		;
+	a->index[j] = (uint32_t)a->nr_tasks;
+	return t;
+}
+
+static void set_comm(struct task *t, const void *raw, const struct tep_format_field *f)
+{
+	size_t n;
+
+	if (!f || (f->flags & TEP_FIELD_IS_DYNAMIC))
+		return;
+	n = f->size < (int)sizeof(t->comm) ? (size_t)f->size : sizeof(t->comm) - 1;
+	memcpy(t->comm, (const char *)raw + f->offset, n);
+	t->comm[n] = '\0';
+}
+
+static int schedan__cpus(struct schedan *a, uint32_t cpu)
+{
+	int n = a->nr_cpus ? a->nr_cpus : 64;
+	uint64_t *nl;
+	struct window *nw;
+
+	if (cpu >= MAX_CPUS)
+		return -ERANGE;
+	while ((uint32_t)n <= cpu)
+		n *= 2;
+	nl = realloc(a->cpu_last_switch, n * sizeof(*nl));
+	if (!nl)
+		return -ENOMEM;
+	a->cpu_last_switch = nl;
+	nw = realloc(a->win, n * sizeof(*nw));
+	if (!nw)
+		return -ENOMEM;
+	a->win = nw;
+	memset(nl + a->nr_cpus, 0, (n - a->nr_cpus) * sizeof(*nl));
+	memset(nw + a->nr_cpus, 0, (n - a->nr_cpus) * sizeof(*nw));
+	a->nr_cpus = n;
+	return 0;
+}
+
+static int sa_begin(void *ctx, const struct stream_info *info)
+{
+	struct schedan *a = ctx;
+	struct tep_format_field *fl;
+	struct utsname u;
+	size_t i, e, k;
+	size_t len = 0;
+
+	snprintf(a->path, sizeof(a->path), "%s", info->path ? info->path : "input");
+	a->kinds = calloc(info->nr_evsels ? info->nr_evsels : 1, sizeof(*a->kinds));
+	if (!a->kinds)
+		return err__set(&a->err, -ENOMEM, "out of memory");
+	a->nr_kinds = info->nr_evsels;
+	for (i = 0; i < info->nr_evsels; i++) {
+		const struct tep_event *tp = info->evsels[i].tp;
+
+		if (!tp)
+			continue;
+		for (e = 0; e < ARRAY_SIZE(events); e++) {
+			if (strcmp(tp->system, events[e].sys) || strcmp(tp->name, events[e].name))
+				continue;
+			for (k = 0; k < 6 && events[e].fields[k]; k++) {
+				a->f[events[e].kind][k] =
+					tep_find_field((struct tep_event *)tp, events[e].fields[k]);
+				if (!a->f[events[e].kind][k])
+					return err__set(&a->err, -EINVAL,
+							"'%s:%s' in '%s' has no field '%s'",
+							events[e].sys, events[e].name,
+							a->path,
+							events[e].fields[k]);
+				fl = a->f[events[e].kind][k];
+				if (fl->size <= 0 || fl->size > 16 || fl->offset < 0)
+					return err__set(&a->err, -EINVAL,
+							"'%s:%s' in '%s': field '%s' has size %d",
+							events[e].sys, events[e].name, a->path,
+							events[e].fields[k], fl->size);
+				if ((uint32_t)(fl->offset + fl->size) > a->min_raw[events[e].kind])
+					a->min_raw[events[e].kind] = (uint32_t)(fl->offset + fl->size);
+			}
+			a->kinds[i] = events[e].kind;
+			a->has[events[e].kind] = true;
+		}
+	}
+	if (!a->has[EV_SWITCH] || (!a->has[EV_WAKING] && !a->has[EV_WAKEUP]))
+		return err__set(&a->err, -ENOENT,
+				"'%s' has no %s%s%s records: record with `perf sched record` or "
+				"-e sched:sched_switch,sched:sched_waking,...",
+				a->path,
+				a->has[EV_SWITCH] ? "" : "sched:sched_switch",
+				!a->has[EV_SWITCH] && !a->has[EV_WAKING] && !a->has[EV_WAKEUP] ?
+					" and no " : "",
+				a->has[EV_WAKING] || a->has[EV_WAKEUP] ?
+					"" : "sched:sched_waking or sched:sched_wakeup");
+	a->waking_mode = a->has[EV_WAKING];
+	if (!a->opts.ksyms && !a->opts.kallsyms_path && info->os_release &&
+	    uname(&u) == 0 && strcmp(u.release, info->os_release)) {
+		/* this machine's /proc/kallsyms would name another kernel's addresses */
+		a->ksyms_tried = true;
+		len += snprintf(a->warnings + len, sizeof(a->warnings) - len,
+				"recorded on kernel %s, this is %s: IPI call sites left as "
+				"addresses (give --kallsyms FILE)\n", info->os_release, u.release);
+	}
+	a->native = !info->tep || tep_is_file_bigendian(info->tep) ==
+					  (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	if (!a->waking_mode)
+		len += snprintf(a->warnings + len, sizeof(a->warnings) - len,
+				"no sched:sched_waking: latency from sched_wakeup, wakelist wakeups "
+				"look same-cpu\n");
+	if (!a->has[EV_IPI_SEND_CPU] && len < sizeof(a->warnings))
+		len += snprintf(a->warnings + len, sizeof(a->warnings) - len,
+				"no ipi:ipi_send_cpu: no IPI table, remote wakeups without IPI "
+				"detail\n");
+	if (!a->has[EV_IDLE_NOIPI] && len < sizeof(a->warnings))
+		len += snprintf(a->warnings + len, sizeof(a->warnings) - len,
+				"no sched:sched_wake_idle_without_ipi: polling idle CPUs not told\n");
+	if (!a->has[EV_MIGRATE] && len < sizeof(a->warnings))
+		snprintf(a->warnings + len, sizeof(a->warnings) - len,
+			 "no sched:sched_migrate_task: no migration table\n");
+	return 0;
+}
+
+static uint64_t fval(const struct schedan *a, enum ev_kind k, int f, const void *raw)
+{
+	const struct tep_format_field *fl = a->f[k][f];
+	const uint8_t *p = (const uint8_t *)raw + fl->offset;
+	unsigned long long v = 0;
+
+	if (a->native) {
+		switch (fl->size) {
+		case 1:
+			return *p;
+		case 2: {
+			uint16_t x;
+
+			memcpy(&x, p, 2);
+			return x;
+		}
+		case 4: {
+			uint32_t x;
+
+			memcpy(&x, p, 4);
+			return x;
+		}
+		case 8: {
+			uint64_t x;
+
+			memcpy(&x, p, 8);
+			return x;
+		}
+		}
+	}
+	tep_read_number_field((struct tep_format_field *)fl, raw, &v);
+	return v;
+}
+
+static enum wake_class window__class(const struct window *w, int cpu)
+{
+	if (w->dst == cpu)
+		return WAKE_SAME_CPU;
+	if (w->woke_here) {
+		if (w->ipi_resched || w->ipi_wakelist)
+			return WAKE_DIRECT_IPI;
+		return w->poll ? WAKE_DIRECT_POLL : WAKE_DIRECT_NOIPI;
+	}
+	if (w->ipi_wakelist)
+		return WAKE_WAKELIST_IPI;
+	if (w->poll)
+		return WAKE_WAKELIST_POLL;
+	return WAKE_UNKNOWN;
+}
+
+static void window__close(struct schedan *a, int cpu)
+{
+	struct window *w = &a->win[cpu];
+	struct task *t;
+
+	if (!w->open)
+		return;
+	t = task__find(a, w->wakee);
+	if (t && t->pending && t->pending_cpu == cpu) {
+		t->pending_class = window__class(w, cpu);
+		t->pending_cpu = -1;
+	}
+	w->open = false;
+}
+
+static int wakeup_start(struct schedan *a, struct task *t, int cpu, int dst, uint64_t time,
+			bool woke_here)
+{
+	struct window *w = &a->win[cpu];
+
+	if (t->pending || t->oncpu >= 0)
+		return 0;
+	if (!t->runnable) {
+		if (t->last_out)
+			t->sleep_ns += time - t->last_out;
+		t->ready = time;
+		t->runnable = true;
+	}
+	t->pending = time;
+	t->pending_cpu = cpu;
+	t->pending_class = WAKE_UNKNOWN;
+	*w = (struct window){ .open = true, .woke_here = woke_here, .wakee = t->tid, .dst = dst };
+	return 0;
+}
+
+static int on_waking(struct schedan *a, const struct stream_sample *s, enum ev_kind k)
+{
+	uint32_t pid = (uint32_t)fval(a, k, F_PID, s->raw);
+	int dst = (int)fval(a, k, F_TARGET, s->raw), cpu = (int)s->cpu;
+	struct task *wakee, *waker = NULL;
+
+	if (k == EV_WAKEUP && a->waking_mode) {
+		if (a->win[cpu].open && a->win[cpu].wakee == pid) {
+			a->win[cpu].woke_here = true;
+			a->win[cpu].dst = dst;
+		}
+		return 0;
+	}
+	window__close(a, cpu);
+	if (!pid)
+		return 0;
+	if (s->tid && s->tid != pid) {
+		waker = task__get(a, s->tid);
+		if (!waker)
+			return -ENOMEM;
+	}
+	wakee = task__get(a, pid);
+	if (!wakee)
+		return -ENOMEM;
+	if (!wakee->comm[0])
+		set_comm(wakee, s->raw, a->f[k][F_COMM]);
+	if (waker) {
+		waker->wakings++;
+		if (waker->last_wakee && waker->last_wakee != pid)
+			waker->flips++;
+		waker->last_wakee = pid;
+		if (wakee->nr_wakers < MAX_WAKERS) {
+			uint32_t i;
+
+			for (i = 0; i < wakee->nr_wakers && wakee->wakers[i] != waker->tid; i++)
+				;
+			if (i == wakee->nr_wakers) {
+				if (wakee->nr_wakers == wakee->cap_wakers) {
+					uint32_t cap = wakee->cap_wakers ? 2 * wakee->cap_wakers : 4;
+					uint32_t *nw = realloc(wakee->wakers, cap * sizeof(*nw));
+
+					if (!nw)
+						return -ENOMEM;
+					wakee->wakers = nw;
+					wakee->cap_wakers = cap;
+				}
+				wakee->wakers[wakee->nr_wakers++] = waker->tid;
+			}
+		}
+	}
+	return wakeup_start(a, wakee, cpu, dst, s->time, k != EV_WAKING);
+}
+
+static int on_switch(struct schedan *a, const struct stream_sample *s)
+{
+	uint32_t prev = (uint32_t)fval(a, EV_SWITCH, F_PREV_PID, s->raw);
+	uint32_t next = (uint32_t)fval(a, EV_SWITCH, F_NEXT_PID, s->raw);
+	uint64_t state = fval(a, EV_SWITCH, F_PREV_STATE, s->raw), t = s->time;
+	int cpu = (int)s->cpu;
+	struct task *p, *n;
+
+	window__close(a, cpu);
+	if (prev) {
+		p = task__get(a, prev);
+		if (!p)
+			return -ENOMEM;
+		set_comm(p, s->raw, a->f[EV_SWITCH][F_PREV_COMM]);
+		p->switches++;
+		if (a->cpu_last_switch[cpu]) {
+			uint64_t d = t - a->cpu_last_switch[cpu];
+
+			p->run_ns += d;
+			if (d > p->max_run_ns)
+				p->max_run_ns = d;
+		}
+		if (p->pending) {
+			/* it ran, but its switch in was not recorded */
+			p->pending = 0;
+			p->pending_cpu = -1;
+			a->missed++;
+		}
+		p->oncpu = -1;
+		p->last_out = t;
+		/* TASK_RUNNING, with or without the preemption mark above the state bits */
+		p->runnable = (state & 0xff) == 0;
+		p->ready = p->runnable ? t : 0;
+	}
+	if (next) {
+		n = task__get(a, next);
+		if (!n)
+			return -ENOMEM;
+		if (!n->comm[0])
+			set_comm(n, s->raw, a->f[EV_SWITCH][F_NEXT_COMM]);
+		if (n->pending) {
+			uint64_t lat = t - n->pending;
+			enum wake_class c;
+
+			if (n->pending_cpu >= 0 && a->win[n->pending_cpu].open &&
+			    a->win[n->pending_cpu].wakee == next)
+				window__close(a, n->pending_cpu);
+			c = n->pending_class;
+			if (n->included) {
+				if (u64vec__push(&n->lat, lat) || u64vec__push(&a->all_lat, lat) ||
+				    u64vec__push(&a->class_lat[c], lat))
+					return -ENOMEM;
+				a->class_count[c]++;
+			}
+			n->pending = 0;
+			n->pending_cpu = -1;
+		}
+		if (n->runnable && n->ready)
+			n->wait_ns += t - n->ready;
+		n->runnable = false;
+		n->ready = 0;
+		n->oncpu = cpu;
+	}
+	a->cpu_last_switch[cpu] = t;
+	return 0;
+}
+
+static int on_migrate(struct schedan *a, const struct stream_sample *s)
+{
+	uint32_t pid = (uint32_t)fval(a, EV_MIGRATE, F_MPID, s->raw);
+	int orig = (int)fval(a, EV_MIGRATE, F_ORIG, s->raw);
+	int dest = (int)fval(a, EV_MIGRATE, F_DEST, s->raw);
+	struct window *w = &a->win[s->cpu];
+	enum migr_class c = a->opts.topo ? topology__classify(a->opts.topo, orig, dest) :
+					   MIGR_UNKNOWN;
+	struct task *t = task__get(a, pid);
+
+	if (!t)
+		return -ENOMEM;
+	if (w->open && w->wakee == pid)
+		w->dst = dest;
+	if (!t->included)
+		return 0;
+	t->migrations[c]++;
+	a->migr[c]++;
+	if (w->open && w->wakee == pid) {
+		t->wakeup_migrations++;
+		a->wakeup_migr++;
+	}
+	return 0;
+}
+
+static void schedan__load_ksyms(struct schedan *a)
+{
+	struct errbuf err = { "" };
+	size_t len = strlen(a->warnings);
+
+	a->ksyms_tried = true;
+	if (a->opts.ksyms)
+		return;
+	a->own_ksyms = kallsyms__load(a->opts.kallsyms_path, &err);
+	a->opts.ksyms = a->own_ksyms;
+	if (!a->own_ksyms && len < sizeof(a->warnings))
+		snprintf(a->warnings + len, sizeof(a->warnings) - len,
+			 "%s: IPI call sites left as addresses\n", err.msg);
+}
+
+static bool ipi__is_wakelist(struct schedan *a, uint64_t callsite, uint64_t callback)
+{
+	const struct ksym *cs, *cb;
+
+	if (!a->ksyms_tried)
+		schedan__load_ksyms(a);
+
+	if (!a->opts.ksyms)
+		return callback != 0;
+	cs = kallsyms__find(a->opts.ksyms, callsite);
+	cb = callback ? kallsyms__find(a->opts.ksyms, callback) : NULL;
+	if (cs && strstr(cs->name, "ttwu_queue"))
+		return true;
+	return cb && (!strcmp(cb->name, "generic_smp_call_function_single_interrupt") ||
+		      !strcmp(cb->name, "sched_ttwu_pending"));
+}
+
+static int on_ipi(struct schedan *a, const struct stream_sample *s)
+{
+	int dst = (int)fval(a, EV_IPI_SEND_CPU, F_CPU, s->raw);
+	uint64_t cs = fval(a, EV_IPI_SEND_CPU, F_CALLSITE, s->raw);
+	uint64_t cb = fval(a, EV_IPI_SEND_CPU, F_CALLBACK, s->raw);
+	struct window *w = &a->win[s->cpu];
+	struct ipi_key *k = NULL;
+	size_t i;
+
+	a->nr_ipi_events++;
+	for (i = 0; i < a->nr_ipis; i++) {
+		if (a->ipis[i].callsite == cs && a->ipis[i].callback == cb) {
+			k = &a->ipis[i];
+			break;
+		}
+	}
+	if (!k) {
+		if (a->nr_ipis == a->cap_ipis) {
+			size_t cap = a->cap_ipis ? 2 * a->cap_ipis : 16;
+			struct ipi_key *n = realloc(a->ipis, cap * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			a->ipis = n;
+			a->cap_ipis = cap;
+		}
+		k = &a->ipis[a->nr_ipis++];
+		*k = (struct ipi_key){ cs, cb, 0, ipi__is_wakelist(a, cs, cb) };
+	}
+	k->count++;
+	/* in a wakeup's window a call-function IPI (a callback) is the wakelist's, even when
+	 * the symbols at hand cannot say so (another kernel's file) */
+	if (w->open && w->dst == dst) {
+		if (k->wakelist || cb)
+			w->ipi_wakelist = true;
+		else
+			w->ipi_resched = true;
+	}
+	return 0;
+}
+
+static int sa_sample(void *ctx, const struct stream_sample *s)
+{
+	struct schedan *a = ctx;
+	enum ev_kind k;
+	int ret;
+
+	if (!s->evsel || (size_t)s->evsel->idx >= a->nr_kinds || !s->raw)
+		return 0;
+	k = a->kinds[s->evsel->idx];
+	if (k == EV_OTHER)
+		return 0;
+	if (s->raw_size < a->min_raw[k]) {
+		a->nr_short++;
+		return 0;
+	}
+	if (s->cpu >= (uint32_t)a->nr_cpus && (ret = schedan__cpus(a, s->cpu))) {
+		if (ret == -ENOMEM)
+			return err__set(&a->err, ret, "out of memory");
+		a->nr_short++;	/* a cpu number no machine has: bad input */
+		return 0;
+	}
+	if (!a->first_time)
+		a->first_time = s->time;
+	a->last_time = s->time;
+	switch (k) {
+	case EV_SWITCH:
+		ret = on_switch(a, s);
+		break;
+	case EV_WAKING:
+	case EV_WAKEUP:
+	case EV_WAKEUP_NEW:
+		ret = on_waking(a, s, k);
+		break;
+	case EV_MIGRATE:
+		ret = on_migrate(a, s);
+		break;
+	case EV_IDLE_NOIPI: {
+		struct window *w = &a->win[s->cpu];
+
+		if (w->open && w->dst == (int)fval(a, EV_IDLE_NOIPI, F_CPU, s->raw))
+			w->poll = true;
+		ret = 0;
+		break;
+	}
+	case EV_IPI_SEND_CPU:
+		ret = on_ipi(a, s);
+		break;
+	default:
+		ret = 0;
+	}
+	if (ret == -ENOMEM)
+		err__set(&a->err, ret, "out of memory");
+	return ret;
+}
+
+static int sa_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm, bool exec,
+		   uint64_t time)
+{
+	struct task *t = task__get(ctx, tid);
+
+	if (!t)
+		return -ENOMEM;
+	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	return 0;
+}
+
+static int sa_task(void *ctx, const struct stream_task *st)
+{
+	struct schedan *a = ctx;
+	struct task *t = task__get(a, st->tid), *parent;
+
+	if (!t)
+		return -ENOMEM;
+	if (!st->fork) {
+		t->exited = true;
+		return 0;
+	}
+	t->ppid = st->ppid;
+	parent = task__get(a, st->ptid);
+	if (parent && parent->included)
+		t->included = true;
+	if (!t->comm[0] && parent)
+		memcpy(t->comm, parent->comm, sizeof(t->comm));
+	return 0;
+}
+
+static int sa_lost(void *ctx, uint64_t id, uint64_t nr, uint64_t time)
+{
+	struct schedan *a = ctx;
+	size_t i;
+	int c;
+
+	a->nr_lost += nr;
+	a->nr_lost_records++;
+	/* the wakeups in flight cannot be trusted any more */
+	for (c = 0; c < a->nr_cpus; c++)
+		a->win[c].open = false;
+	for (i = 0; i < a->nr_tasks; i++) {
+		if (a->tasks[i]->pending) {
+			a->tasks[i]->pending = 0;
+			a->tasks[i]->pending_cpu = -1;
+			a->dropped++;
+		}
+	}
+	return 0;
+}
+
+static int sa_end(void *ctx, const struct stream_stats *st)
+{
+	struct schedan *a = ctx;
+
+	a->stats = *st;
+	a->have_stats = true;
+	return 0;
+}
+
+void schedan__ops(struct schedan *a, struct stream_ops *ops)
+{
+	*ops = (struct stream_ops){ .ctx = a, .begin = sa_begin, .sample = sa_sample,
+				    .comm = sa_comm, .task = sa_task, .lost = sa_lost,
+				    .end = sa_end };
+}
+
+uint64_t schedan__wakeups(const struct schedan *a, enum wake_class c)
+{
+	return c < WAKE__NR ? a->class_count[c] : 0;
+}
+
+int schedan__latency(struct schedan *a, struct schedan_lat *out)
+{
+	u64vec__lat(&a->all_lat, out);
+	return 0;
+}
+
+uint64_t schedan__migrations(const struct schedan *a, int c)
+{
+	return c >= 0 && c < MIGR__NR ? a->migr[c] : 0;
+}

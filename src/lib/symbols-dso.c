@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0
+/* One DSO: its ELF through libdwfl, a sorted function table and a per-address lookup cache. */
+#include <dwarf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "schedlens/kallsyms.h"
+#include "symbols-internal.h"
+
+struct sym_dso *sym_dso__new(const char *name, const char *path, bool kernel)
+{
+	struct sym_dso *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	d->name = strdup(name);
+	d->path = strdup(path);
+	if (!d->name || !d->path) {
+		sym_dso__delete(d);
+		return NULL;
+	}
+	d->kernel = kernel;
+	return d;
+}
+
+void sym_dso__delete(struct sym_dso *d)
+{
+	if (!d)
+		return;
+	if (d->dwfl)
+		dwfl_end(d->dwfl);
+	free(d->loads);
+	free(d->fns);
+	free(d->cache);
+	free(d->name);
+	free(d->path);
+	free(d);
+}
+
+static int fn_cmp(const void *a, const void *b)
+{
+	const struct sym_fn *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	/* of two at one address keep the one with a size first */
+	return (y->end > y->start) - (x->end > x->start);
+}
+
+static int load_fns(struct sym_dso *d)
+{
+	int n = dwfl_module_getsymtab(d->mod), i;
+	size_t j, k;
+
+	if (n <= 0)
+		return 0;
+	d->fns = calloc(n, sizeof(*d->fns));
+	if (!d->fns)
+		return -ENOMEM;
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		Elf *elf;
+		Dwarf_Addr bias;
+		const char *name = dwfl_module_getsym_info(d->mod, i, &sym, &addr, &shndx, &elf,
+							   &bias);
+		int type = GELF_ST_TYPE(sym.st_info);
+
+		if (!name || !*name || shndx == SHN_UNDEF || !addr)
+			continue;
+		if (type != STT_FUNC && type != STT_GNU_IFUNC)
+			continue;
+		d->fns[d->nr_fns].start = addr - d->kdelta;
+		d->fns[d->nr_fns].end = addr - d->kdelta + sym.st_size;
+		d->fns[d->nr_fns].name = name;
+		d->nr_fns++;
+	}
+	qsort(d->fns, d->nr_fns, sizeof(*d->fns), fn_cmp);
+	for (j = 0, k = 0; j < d->nr_fns; j++) {
+		if (k && d->fns[k - 1].start == d->fns[j].start)
+			continue;
+		d->fns[k++] = d->fns[j];
+	}
+	d->nr_fns = k;
+	for (j = 0; j + 1 < d->nr_fns; j++)
+		if (d->fns[j].end == d->fns[j].start)
+			d->fns[j].end = d->fns[j + 1].start;
+	if (d->nr_fns && d->fns[d->nr_fns - 1].end == d->fns[d->nr_fns - 1].start)
+		d->fns[d->nr_fns - 1].end = d->fns[d->nr_fns - 1].start + 1;
+	return 0;
+}
+
+/* entries in the first section of @type, -1 when there is none */
+static long section_entries(Elf *elf, GElf_Word type)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
+			return sh.sh_entsize ? (long)(sh.sh_size / sh.sh_entsize) : 0;
+	return -1;
+}
+
+static int load_phdrs(struct sym_dso *d, Elf *elf)
+{
+	size_t n, i;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &n))
+		return 0;
+	d->loads = calloc(n ? n : 1, sizeof(*d->loads));
+	if (!d->loads)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (gelf_getphdr(elf, i, &ph) && ph.p_type == PT_LOAD)
+			d->loads[d->nr_loads++] = ph;
+	return 0;
+}
+
+static bool build_id_matches(struct sym_dso *d)
+{
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int n;
+
+	if (!d->build_id_size)
+		return true;
+	n = dwfl_module_build_id(d->mod, &bits, &vaddr);
+	if (n <= 0)
+		return true;
+	return (size_t)n >= d->build_id_size && !memcmp(bits, d->build_id, d->build_id_size);
+}
+
+/* report @path to a fresh Dwfl; false when it cannot be opened as an ELF */
+static bool open_elf(struct symbols *s, struct sym_dso *d, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	d->dwfl = dwfl_begin(&s->cb);
+	if (!d->dwfl) {
+		close(fd);
+		return false;
+	}
+	dwfl_report_begin(d->dwfl);
+	/* dwfl owns fd from here; base 0 with p_vaddr added keeps ELF addresses as they are */
+	d->mod = dwfl_report_elf(d->dwfl, d->name, path, fd, 0, true);
+	dwfl_report_end(d->dwfl, NULL, NULL);
+	if (!d->mod) {
+		dwfl_end(d->dwfl);
+		d->dwfl = NULL;
+		return false;
+	}
+	return true;
+}
+
+static bool open_by_build_id(struct symbols *s, struct sym_dso *d)
+{
+	char path[4096], *p;
+	int n, i;
+
+	if (!d->build_id_size || d->kernel)
+		return false;
+	n = snprintf(path, sizeof(path) - 64, "%s/usr/lib/debug/.build-id/%02x/", s->symfs,
+		     d->build_id[0]);
+	p = path + n;
+	for (i = 1; i < d->build_id_size; i++)
+		p += sprintf(p, "%02x", d->build_id[i]);
+	strcpy(p, ".debug");
+	return open_elf(s, d, path);
+}
+
+void sym_dso__load(struct symbols *s, struct sym_dso *d)
+{
+	Dwarf_Addr bias;
+	Elf *elf;
+
+	if (d->loaded)
+		return;
+	d->loaded = true;
+	if (!d->kernel && (d->name[0] == '[' || !strncmp(d->name, "//anon", 6) ||
+			   !strncmp(d->name, "/dev/", 5) || !strncmp(d->name, "/memfd:", 7) ||
+			   !strncmp(d->name, "anon_inode:", 11))) {
+		d->status = SYM_DSO_NOT_ELF;
+		return;
+	}
+	if (!d->kernel && s->cfg.elsewhere) {
+		d->status = SYM_DSO_ELSEWHERE;
+		return;
+	}
+	if (d->kernel && !s->vmlinux) {
+		s->ks = s->kallsyms ? kallsyms__load(s->kallsyms, NULL) : NULL;
+		d->status = s->ks ? SYM_DSO_KALLSYMS : SYM_DSO_KERNEL_NO_MAP;
+		return;
+	}
+	if (!open_elf(s, d, d->path) && !open_by_build_id(s, d)) {
+		d->status = access(d->path, F_OK) ? SYM_DSO_MISSING : SYM_DSO_NOT_ELF;
+		return;
+	}
+	if (!build_id_matches(d)) {
+		dwfl_end(d->dwfl);
+		d->dwfl = NULL;
+		d->mod = NULL;
+		d->status = SYM_DSO_BUILD_ID_MISMATCH;
+		return;
+	}
+	elf = dwfl_module_getelf(d->mod, &bias);
+	if (!elf || load_phdrs(d, elf)) {
+		d->status = SYM_DSO_NOT_ELF;
+		return;
+	}
+	if (d->kernel) {
+		uint64_t vtext = 0;
+		int i, n = dwfl_module_getsymtab(d->mod);
+
+		for (i = 1; i < n && !vtext; i++) {
+			GElf_Sym sym;
+			const char *nm = dwfl_module_getsym(d->mod, i, &sym, NULL);
+
+			if (nm && !strcmp(nm, "_text"))
+				vtext = sym.st_value;
+		}
+		if (vtext && s->ktext)
+			d->kdelta = (int64_t)(vtext - s->ktext);
+	}
+	/*
+	 * Without .symtab, libdwfl takes the symbols of a separate debug file (build-id,
+	 * debuglink) when there is one: more symbols than .dynsym has. DWARF (decompressing it
+	 * can cost more than the whole report) waits for the first line lookup.
+	 */
+	d->status = SYM_DSO_OK;
+	if (section_entries(elf, SHT_SYMTAB) < 0 &&
+	    dwfl_module_getsymtab(d->mod) <= section_entries(elf, SHT_DYNSYM))
+		d->status = SYM_DSO_STRIPPED;
+	if (load_fns(d))
+		d->status = SYM_DSO_NOT_ELF;
+}
+
+uint64_t sym_dso__off_to_addr(const struct sym_dso *d, uint64_t off)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_loads; i++) {
+		const GElf_Phdr *ph = &d->loads[i];
+
+		if (off >= ph->p_offset && off < ph->p_offset + ph->p_memsz)
+			return off - ph->p_offset + ph->p_vaddr;
+	}
+	return off;
+}
+
+static int32_t find_fn(const struct sym_dso *d, uint64_t a)
+{
+	size_t lo = 0, hi = d->nr_fns;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->fns[mid].start <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || a >= d->fns[lo - 1].end)
+		return -1;
+	return (int32_t)(lo - 1);
+}
+
+static uint64_t hash64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return x;
+}
+
+static struct sym_cache_ent *cache_slot(struct sym_dso *d, uint64_t key)
+{
+	size_t i;
+
+	if (d->cache_used * 2 >= d->cache_mask) {
+		size_t nmask = d->cache_mask ? d->cache_mask * 2 + 1 : 1023, j;
+		struct sym_cache_ent *n = calloc(nmask + 1, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (j = 0; d->cache && j <= d->cache_mask; j++) {
+			struct sym_cache_ent *e = &d->cache[j];
+
+			if (!e->state)
+				continue;
+			for (i = hash64(e->key) & nmask; n[i].state; i = (i + 1) & nmask)
+				;
+			n[i] = *e;
+		}
+		free(d->cache);
+		d->cache = n;
+		d->cache_mask = nmask;
+	}
+	for (i = hash64(key) & d->cache_mask; d->cache[i].state; i = (i + 1) & d->cache_mask)
+		if (d->cache[i].key == key)
+			return &d->cache[i];
+	return &d->cache[i];
+}
+
+static const char *innermost_inline(struct sym_dso *d, uint64_t a)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(d->mod, a, &bias), *scopes = NULL;
+	const char *name = NULL;
+	int n, i;
+
+	if (!cu)
+		return NULL;
+	n = dwarf_getscopes(cu, a - bias, &scopes);
+	for (i = 0; i < n && !name; i++)
+		if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
+			name = dwarf_diename(&scopes[i]);
+	free(scopes);
+	return name;
+}
+
+static void resolve_line(struct symbols *s, struct sym_dso *d, struct sym_cache_ent *e)
+{
+	uint64_t a = e->key + d->kdelta;
+	Dwfl_Line *l = dwfl_module_getsrc(d->mod, a);
+	int lineno = 0;
+
+	if (l) {
+		e->file = dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL);
+		e->line = lineno > 0 ? (uint32_t)lineno : 0;
+	}
+	if (s->cfg.inlines)
+		e->inl = innermost_inline(d, a);
+}
+
+void sym_dso__lookup(struct symbols *s, struct sym_dso *d, uint64_t key, bool lines,
+		     struct sym_loc *out)
+{
+	struct sym_cache_ent *e, tmp = { 0 };
+
+	sym_dso__load(s, d);
+	if (!d->nr_fns && !d->mod && !(d->kernel && s->ks))
+		return;
+	e = cache_slot(d, key);
+	if (!e)
+		e = &tmp;
+	if (!e->state) {
+		int32_t fn = find_fn(d, key);
+		const struct ksym *ks = d->kernel && s->ks ? kallsyms__find(s->ks, key) : NULL;
+
+		e->key = key;
+		if (ks) {
+			e->sym = ks->name;
+			e->sym_start = ks->addr;
+		} else if (fn >= 0) {
+			e->sym = d->fns[fn].name;
+			e->sym_start = d->fns[fn].start;
+		}
+		e->state = 1;
+		if (e != &tmp)
+			d->cache_used++;
+	}
+	if (lines && e->state == 1) {
+		if (d->mod && !d->dwarf_checked) {
+			Dwarf_Addr bias;
+
+			d->dwarf_checked = true;
+			if (!dwfl_module_getdwarf(d->mod, &bias) && d->status == SYM_DSO_OK)
+				d->status = SYM_DSO_NO_DEBUGINFO;
+		}
+		if (d->mod && d->status == SYM_DSO_OK)
+			resolve_line(s, d, e);
+		e->state = 2;
+	}
+	out->sym = e->sym;
+	out->sym_start = e->sym_start;
+	if (lines) {
+		out->srcfile = e->file;
+		out->line = e->line;
+		out->inl = e->inl;
+	}
+}

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The symbol half of report: frames per sample, skid rule, labels, paths, stacks, focus. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedlens/focus.h"
+#include "schedlens/symbols.h"
+
+#define MAX_FRAMES 128
+
+struct symrep {
+	struct symrep_config cfg;
+	struct symbols *syms;
+	bool chains;
+	struct sym_stacks **self, **children;	/* per event, by label */
+	struct sym_stacks *paths, *folded;
+	uint64_t skid_samples, skid_period, total_period;
+	const char *skid_sym;
+	struct sym_loc frames[MAX_FRAMES];
+	const char *names[MAX_FRAMES];
+	char buf[8192], label[1024];
+};
+
+struct symrep *symrep__new(struct symbols *syms, const struct symrep_config *cfg)
+{
+	struct symrep *r = calloc(1, sizeof(*r));
+	size_t i, n = cfg->nr_events ? cfg->nr_events : 1;
+
+	if (!r)
+		return NULL;
+	r->cfg = *cfg;
+	r->syms = syms;
+	r->chains = cfg->children || cfg->graph || cfg->folded || cfg->focus || cfg->skid_caller;
+	if (cfg->labels) {
+		r->self = calloc(n, sizeof(*r->self));
+		r->children = calloc(n, sizeof(*r->children));
+		if (!r->self || !r->children)
+			goto out_free;
+		for (i = 0; i < n; i++) {
+			r->self[i] = sym_stacks__new();
+			r->children[i] = cfg->children ? sym_stacks__new() : NULL;
+			if (!r->self[i] || (cfg->children && !r->children[i]))
+				goto out_free;
+		}
+	}
+	if (cfg->graph && !(r->paths = sym_stacks__new()))
+		goto out_free;
+	if (cfg->folded && !(r->folded = sym_stacks__new()))
+		goto out_free;
+	return r;
+out_free:
+	symrep__delete(r);
+	return NULL;
+}
+
+void symrep__delete(struct symrep *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < (r->cfg.nr_events ? r->cfg.nr_events : 1); i++) {
+		if (r->self)
+			sym_stacks__delete(r->self[i]);
+		if (r->children)
+			sym_stacks__delete(r->children[i]);
+	}
+	free(r->self);
+	free(r->children);
+	sym_stacks__delete(r->paths);
+	sym_stacks__delete(r->folded);
+	free(r);
+}
+
+static const char *frame_dso(const struct sym_loc *f)
+{
+	const char *base;
+
+	if (f->kernel)
+		return "[kernel.kallsyms]";
+	if (!f->dso_name)
+		return "[unknown]";
+	base = strrchr(f->dso_name, '/');
+	return base && f->dso_name[0] == '/' ? base + 1 : f->dso_name;
+}
+
+static void label(struct symrep *r, const struct sym_loc *f, const struct stream_sample *s,
+		  const char *comm, char *buf, size_t len)
+{
+	size_t i, n = 0;
+	char tmp[512];
+
+	buf[0] = '\0';
+	for (i = 0; i < r->cfg.nr_keys && n < len; i++) {
+		const char *v = tmp;
+
+		switch (r->cfg.keys[i]) {
+		case SYMREP_COMM:
+			v = comm ? comm : "[unknown]";
+			break;
+		case SYMREP_DSO:
+			v = frame_dso(f);
+			break;
+		case SYMREP_SYM:
+			if (f->sym)
+				snprintf(tmp, sizeof(tmp), "[%c] %s", f->kernel ? 'k' : '.', f->sym);
+			else
+				snprintf(tmp, sizeof(tmp), "[%c] 0x%016llx", f->kernel ? 'k' : '.',
+					 (unsigned long long)f->addr);
+			break;
+		case SYMREP_PID:
+			snprintf(tmp, sizeof(tmp), "%d", (int)s->pid);
+			break;
+		case SYMREP_CPU:
+			snprintf(tmp, sizeof(tmp), "%d", (int)s->cpu);
+			break;
+		case SYMREP_SRCLINE:
+			sym_loc__srcline(f, tmp, sizeof(tmp));
+			break;
+		}
+		n += snprintf(buf + n, len - n, "%s%s", i ? (char[]){ SYMREP_SEP, 0 } : "", v);
+	}
+}
+
+static int add_path(struct symrep *r, const char *lab, size_t nf, uint64_t period)
+{
+	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE;
+	size_t n = strlen(lab), i;
+	char name[256];
+
+	if (n + 2 >= sizeof(r->buf))
+		return 0;
+	memcpy(r->buf, lab, n);
+	r->buf[n++] = SYMREP_PATH_SEP;
+	r->buf[n] = '\0';
+	for (i = 0; i < nf && n < sizeof(r->buf) - 1; i++) {
+		size_t k = callee ? i : nf - 1 - i;
+
+		n += snprintf(r->buf + n, sizeof(r->buf) - n, "%s%s",
+			      !i ? "" : callee ? " <- " : " -> ",
+			      sym_loc__name(&r->frames[k], name, sizeof(name)));
+	}
+	return sym_stacks__add(r->paths, r->buf, period);
+}
+
+static int add_folded(struct symrep *r, const char *comm, size_t nf, uint64_t period)
+{
+	size_t n, i;
+	char name[256];
+
+	n = snprintf(r->buf, sizeof(r->buf), "%s", comm ? comm : "[unknown]");
+	for (i = nf; i-- > 0 && n < sizeof(r->buf) - 1;)
+		n += snprintf(r->buf + n, sizeof(r->buf) - n, ";%s",
+			      sym_loc__name(&r->frames[i], name, sizeof(name)));
+	return sym_stacks__add(r->folded, r->buf, period);
+}
+
+/* each function of the chain once, however often it recurs */
+static int add_children(struct symrep *r, const struct stream_sample *s, const char *comm,
+			size_t nf, struct sym_stacks *st)
+{
+	size_t i, j;
+	int ret;
+
+	for (i = 0; i < nf; i++) {
+		const struct sym_loc *f = &r->frames[i];
+		bool seen = false;
+
+		for (j = 0; j < i && !seen; j++)
+			seen = f->sym && r->frames[j].sym == f->sym && r->frames[j].dso == f->dso;
+		if (seen)
+			continue;
+		label(r, f, s, comm, r->label, sizeof(r->label));
+		ret = sym_stacks__add(st, r->label, s->period);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int symrep__sample(struct symrep *r, const struct stream_sample *s, size_t idx,
+		   const char *comm, const struct sym_loc **self)
+{
+	unsigned int flags = 0;
+	size_t nf = 1, i;
+	int ret = 0;
+
+	for (i = 0; i < r->cfg.nr_keys; i++)
+		if (r->cfg.keys[i] == SYMREP_SRCLINE)
+			flags = SYM_LINES;
+	if (r->chains)
+		nf = symbols__chain(r->syms, s, flags, r->frames, MAX_FRAMES);
+	else
+		symbols__resolve(r->syms, s->pid, s->ip, s->misc & PERF_RECORD_MISC_CPUMODE_MASK,
+				 flags, &r->frames[0]);
+	r->total_period += s->period;
+	if (symbols__is_skid(r->frames[0].sym)) {
+		r->skid_samples++;
+		r->skid_period += s->period;
+		if (!r->skid_sym)
+			r->skid_sym = r->frames[0].sym;
+		while (r->cfg.skid_caller && nf > 1 && symbols__is_skid(r->frames[0].sym))
+			memmove(r->frames, r->frames + 1, --nf * sizeof(r->frames[0]));
+	}
+	*self = &r->frames[0];
+	if (r->cfg.focus) {
+		for (i = 0; i < nf; i++)
+			r->names[i] = r->frames[i].sym;
+		ret = focus__add(r->cfg.focus, r->names, nf, s->period);
+	}
+	if (!ret && r->folded)
+		ret = add_folded(r, comm, nf, s->period);
+	if (ret || !r->cfg.labels || idx >= r->cfg.nr_events)
+		return ret;
+	label(r, &r->frames[0], s, comm, r->label, sizeof(r->label));
+	ret = sym_stacks__add(r->self[idx], r->label, s->period);
+	if (!ret && r->paths)
+		ret = add_path(r, r->label, nf, s->period);
+	if (!ret && r->children[idx])
+		ret = add_children(r, s, comm, nf, r->children[idx]);
+	return ret;
+}
+
+struct sym_stacks *symrep__rows(struct symrep *r, size_t idx, bool children)
+{
+	if (!r->self || idx >= r->cfg.nr_events)
+		return NULL;
+	return children ? r->children[idx] : r->self[idx];
+}
+
+struct sym_stacks *symrep__paths(struct symrep *r)
+{
+	return r->paths;
+}
+
+struct sym_stacks *symrep__folded(struct symrep *r)
+{
+	return r->folded;
+}
+
+void symrep__skid(const struct symrep *r, uint64_t *samples, uint64_t *period,
+		  uint64_t *total_period, const char **sym)
+{
+	*samples = r->skid_samples;
+	*period = r->skid_period;
+	*total_period = r->total_period;
+	*sym = r->skid_sym;
+}
+
+size_t symrep__split(char *lab, char **f, size_t max)
+{
+	size_t n = 0;
+	char *p = lab;
+
+	while (n < max) {
+		f[n++] = p;
+		p = strchr(p, SYMREP_SEP);
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	return n;
+}

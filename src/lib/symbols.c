@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Address spaces of the recorded processes and the symbolization session around them. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "schedlens/kallsyms.h"
+#include "symbols-internal.h"
+
+#define KERNEL_DSO "[kernel.kallsyms]"
+
+struct sym_map {
+	uint64_t start, end, pgoff;
+	struct sym_dso *dso;
+};
+
+struct sym_proc {
+	uint32_t pid;
+	struct sym_map *maps;	/* sorted by start, not overlapping */
+	size_t nr, alloc;
+	struct sym_proc *next;
+};
+
+static char *dup_or_null(const char *s, bool *fail)
+{
+	char *r;
+
+	if (!s)
+		return NULL;
+	r = strdup(s);
+	if (!r)
+		*fail = true;
+	return r;
+}
+
+struct symbols *symbols__new(const struct symbols_config *cfg, struct errbuf *err)
+{
+	struct symbols *s = calloc(1, sizeof(*s));
+	bool fail = false;
+
+	if (!s)
+		goto out_nomem;
+	s->cfg = *cfg;
+	s->symfs = dup_or_null(cfg->symfs ? cfg->symfs : "", &fail);
+	s->kallsyms = dup_or_null(cfg->kallsyms, &fail);
+	s->vmlinux = dup_or_null(cfg->vmlinux, &fail);
+	s->procs_mask = 255;
+	s->procs = calloc(s->procs_mask + 1, sizeof(*s->procs));
+	if (fail || !s->procs || asprintf(&s->debugpath, ":.debug:%s/usr/lib/debug", s->symfs) < 0)
+		goto out_free;
+	s->cfg.symfs = s->symfs;
+	s->cfg.kallsyms = s->kallsyms;
+	s->cfg.vmlinux = s->vmlinux;
+	s->cb.find_elf = dwfl_build_id_find_elf;
+	s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	s->cb.section_address = dwfl_offline_section_address;
+	s->cb.debuginfo_path = &s->debugpath;
+	s->kernel = sym_dso__new(KERNEL_DSO, s->vmlinux ? s->vmlinux : KERNEL_DSO, true);
+	if (!s->kernel)
+		goto out_free;
+	return s;
+out_free:
+	symbols__delete(s);
+out_nomem:
+	err__set(err, -ENOMEM, "cannot set up symbols: %s", strerror(ENOMEM));
+	return NULL;
+}
+
+void sym_src__delete_all(struct sym_src *src);
+
+void symbols__delete(struct symbols *s)
+{
+	struct sym_dso *d, *dn;
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; s->procs && i <= s->procs_mask; i++) {
+		struct sym_proc *p = s->procs[i], *pn;
+
+		for (; p; p = pn) {
+			pn = p->next;
+			free(p->maps);
+			free(p);
+		}
+	}
+	for (d = s->dsos; d; d = dn) {
+		dn = d->next;
+		sym_dso__delete(d);
+	}
+	sym_dso__delete(s->kernel);
+	sym_src__delete_all(s->srcs);
+	kallsyms__delete(s->ks);
+	free(s->procs);
+	free(s->debugpath);
+	free(s->symfs);
+	free(s->kallsyms);
+	free(s->vmlinux);
+	free(s);
+}
+
+static struct sym_proc *proc_find(struct symbols *s, uint32_t pid, bool create)
+{
+	struct sym_proc **head = &s->procs[(pid * 2654435761u) & s->procs_mask], *p;
+
+	for (p = *head; p; p = p->next)
+		if (p->pid == pid)
+			return p;
+	if (!create)
+		return NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	p->next = *head;
+	*head = p;
+	return p;
+}
+
+static struct sym_dso *dso_find(struct symbols *s, const struct stream_mmap *m)
+{
+	char path[4096];
+	struct sym_dso *d;
+
+	for (d = s->dsos; d; d = d->next) {
+		if (strcmp(d->name, m->filename))
+			continue;
+		if (!m->has_build_id || !d->build_id_size ||
+		    (d->build_id_size == m->build_id_size &&
+		     !memcmp(d->build_id, m->build_id, m->build_id_size)))
+			break;
+	}
+	if (d) {
+		if (m->has_build_id && !d->build_id_size) {
+			d->build_id_size = m->build_id_size;
+			memcpy(d->build_id, m->build_id, m->build_id_size);
+		}
+		return d;
+	}
+	snprintf(path, sizeof(path), "%s%s", s->symfs, m->filename);
+	d = sym_dso__new(m->filename, path, false);
+	if (!d)
+		return NULL;
+	if (m->has_build_id) {
+		d->build_id_size = m->build_id_size > 20 ? 20 : m->build_id_size;
+		memcpy(d->build_id, m->build_id, d->build_id_size);
+	}
+	d->next = s->dsos;
+	s->dsos = d;
+	return d;
+}
+
+int symbols__build_id(struct symbols *s, const char *filename, const uint8_t *id, size_t size)
+{
+	struct stream_mmap m = { .filename = filename, .has_build_id = true };
+
+	if (!filename || filename[0] != '/' || !size)
+		return 0;
+	m.build_id_size = size > 20 ? 20 : size;
+	memcpy(m.build_id, id, m.build_id_size);
+	return dso_find(s, &m) ? 0 : -ENOMEM;
+}
+
+/* make room for [start, end): drop what it covers, trim what it overlaps */
+static int proc_insert(struct sym_proc *p, const struct sym_map *nm)
+{
+	size_t i, k = 0, pos;
+	struct sym_map tail = { 0 };
+	bool split = false;
+
+	for (i = 0; i < p->nr; i++) {
+		struct sym_map m = p->maps[i];
+
+		if (m.end <= nm->start || m.start >= nm->end) {
+			p->maps[k++] = m;
+			continue;
+		}
+		if (m.start < nm->start && m.end > nm->end) {
+			tail = m;
+			tail.pgoff += nm->end - m.start;
+			tail.start = nm->end;
+			split = true;
+		}
+		if (m.start < nm->start) {
+			m.end = nm->start;
+			p->maps[k++] = m;
+		} else if (m.end > nm->end) {
+			m.pgoff += nm->end - m.start;
+			m.start = nm->end;
+			p->maps[k++] = m;
+		}
+	}
+	p->nr = k;
+	if (p->nr + 2 > p->alloc) {
+		size_t na = p->alloc ? p->alloc * 2 : 16;
+		struct sym_map *n = realloc(p->maps, na * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		p->maps = n;
+		p->alloc = na;
+	}
+	for (pos = 0; pos < p->nr && p->maps[pos].start < nm->start; pos++)
+		;
+	memmove(&p->maps[pos + 1], &p->maps[pos], (p->nr - pos) * sizeof(*nm));
+	p->maps[pos] = *nm;
+	p->nr++;
+	if (split) {
+		memmove(&p->maps[pos + 2], &p->maps[pos + 1], (p->nr - pos - 1) * sizeof(*nm));
+		p->maps[pos + 1] = tail;
+		p->nr++;
+	}
+	return 0;
+}
+
+int symbols__mmap(struct symbols *s, const struct stream_mmap *m)
+{
+	uint16_t mode = m->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct sym_map nm;
+	struct sym_proc *p;
+
+	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL) {
+		if (!strncmp(m->filename, KERNEL_DSO, strlen(KERNEL_DSO)) && !s->ktext)
+			s->ktext = m->pgoff;
+		return 0;
+	}
+	if (!m->len || !m->filename)
+		return 0;
+	p = proc_find(s, m->pid, true);
+	if (!p)
+		return -ENOMEM;
+	nm.start = m->start;
+	nm.end = m->start + m->len;
+	nm.pgoff = m->pgoff;
+	nm.dso = dso_find(s, m);
+	if (!nm.dso)
+		return -ENOMEM;
+	return proc_insert(p, &nm);
+}
+
+int symbols__fork(struct symbols *s, uint32_t pid, uint32_t ppid)
+{
+	struct sym_proc *parent, *child;
+
+	if (pid == ppid)
+		return 0;
+	parent = proc_find(s, ppid, false);
+	child = proc_find(s, pid, true);
+	if (!child)
+		return -ENOMEM;
+	if (!parent || parent == child)
+		return 0;
+	free(child->maps);
+	child->maps = NULL;
+	child->nr = child->alloc = 0;
+	if (!parent->nr)
+		return 0;
+	child->maps = malloc(parent->nr * sizeof(*child->maps));
+	if (!child->maps)
+		return -ENOMEM;
+	memcpy(child->maps, parent->maps, parent->nr * sizeof(*child->maps));
+	child->nr = child->alloc = parent->nr;
+	return 0;
+}
+
+int symbols__exec(struct symbols *s, uint32_t pid)
+{
+	struct sym_proc *p = proc_find(s, pid, false);
+
+	if (p)
+		p->nr = 0;
+	return 0;
+}
+
+static const struct sym_map *map_find(const struct sym_proc *p, uint64_t ip)
+{
+	size_t lo = 0, hi = p->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->maps[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || ip >= p->maps[lo - 1].end)
+		return NULL;
+	return &p->maps[lo - 1];
+}
+
+void symbols__resolve(struct symbols *s, uint32_t pid, uint64_t ip, uint16_t cpumode,
+		      unsigned int flags, struct sym_loc *out)
+{
+	uint64_t back = (flags & SYM_RETADDR) && ip ? 1 : 0, key;
+	const struct sym_map *m = NULL;
+	struct sym_proc *p;
+	struct sym_dso *d;
+
+	memset(out, 0, sizeof(*out));
+	out->ip = ip;
+	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
+		d = s->kernel;
+		out->kernel = true;
+		key = ip - back;
+	} else {
+		p = proc_find(s, pid, false);
+		if (p)
+			m = map_find(p, ip - back);
+		if (!m) {
+			out->dso_name = "[unknown]";
+			out->addr = ip;
+			return;
+		}
+		d = m->dso;
+		sym_dso__load(s, d);
+		key = sym_dso__off_to_addr(d, ip - back - m->start + m->pgoff);
+	}
+	d->used = true;
+	out->dso = d;
+	out->dso_name = d->name;
+	out->addr = key + back;
+	sym_dso__lookup(s, d, key, flags & SYM_LINES, out);
+}
+
+enum sym_dso_status sym_dso__status(struct sym_dso *d)
+{
+	return d->status;
+}
+
+const char *sym_dso__name(const struct sym_dso *d)
+{
+	return d->name;
+}
+
+const char *sym_dso__status_str(enum sym_dso_status st)
+{
+	switch (st) {
+	case SYM_DSO_OK:
+		return "ok";
+	case SYM_DSO_NO_DEBUGINFO:
+		return "no debug info: symbols only, no source lines";
+	case SYM_DSO_STRIPPED:
+		return "stripped: no symbol table and no debug file, addresses only";
+	case SYM_DSO_MISSING:
+		return "file not found: addresses only";
+	case SYM_DSO_BUILD_ID_MISMATCH:
+		return "build-id differs from the recorded one: addresses only";
+	case SYM_DSO_NOT_ELF:
+		return "not an ELF file: addresses only";
+	case SYM_DSO_KERNEL_NO_MAP:
+		return "no kallsyms or vmlinux for this kernel: addresses only (--kallsyms, --vmlinux)";
+	case SYM_DSO_ELSEWHERE:
+		return "recorded on another machine: not looked up here (--symfs DIR)";
+	case SYM_DSO_KALLSYMS:
+		return "symbols from kallsyms: source lines need --vmlinux";
+	}
+	return "?";
+}
+
+int symbols__for_each_dso(struct symbols *s, int (*fn)(void *ctx, struct sym_dso *d), void *ctx)
+{
+	struct sym_dso *d;
+	int ret;
+
+	if (s->kernel->used) {
+		ret = fn(ctx, s->kernel);
+		if (ret)
+			return ret;
+	}
+	for (d = s->dsos; d; d = d->next) {
+		if (!d->used)
+			continue;
+		ret = fn(ctx, d);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsigned int flags,
+		      struct sym_loc *out, size_t max)
+{
+	uint16_t mode = smp->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	bool first = true;
+	size_t n = 0;
+	uint64_t i;
+
+	if (!max)
+		return 0;
+	symbols__resolve(s, smp->pid, smp->ip, mode, flags & ~SYM_RETADDR, &out[n++]);
+	for (i = 0; i < smp->nr_callchain && n < max; i++) {
+		uint64_t ip = smp->callchain[i];
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			switch (ip) {
+			case PERF_CONTEXT_KERNEL:
+				mode = PERF_RECORD_MISC_KERNEL;
+				break;
+			case PERF_CONTEXT_USER:
+				mode = PERF_RECORD_MISC_USER;
+				break;
+			case PERF_CONTEXT_GUEST_KERNEL:
+				mode = PERF_RECORD_MISC_GUEST_KERNEL;
+				break;
+			case PERF_CONTEXT_GUEST_USER:
+				mode = PERF_RECORD_MISC_GUEST_USER;
+				break;
+			default:
+				mode = PERF_RECORD_MISC_HYPERVISOR;
+				break;
+			}
+			continue;
+		}
+		if (first && ip == smp->ip) {
+			first = false;
+			continue;
+		}
+		first = false;
+		symbols__resolve(s, smp->pid, ip, mode, flags | SYM_RETADDR, &out[n++]);
+	}
+	return n;
+}
+
+const char *symbols__pick_kallsyms(const char *data, const char *given, const char *os_release,
+				   char *buf, size_t len)
+{
+	struct utsname u;
+
+	if (given)
+		return given;
+	if (data && strcmp(data, "-")) {
+		snprintf(buf, len, "%s.kallsyms", data);
+		if (!access(buf, R_OK))
+			return buf;
+	}
+	if (os_release && !uname(&u) && !strcmp(u.release, os_release) &&
+	    !access("/proc/kallsyms", R_OK)) {
+		snprintf(buf, len, "/proc/kallsyms");
+		return buf;
+	}
+	return NULL;
+}
+
+bool symbols__recorded_elsewhere(const char *hostname, const char *os_release)
+{
+	struct utsname u;
+
+	if (uname(&u))
+		return false;
+	return (hostname && strcmp(hostname, u.nodename)) ||
+	       (os_release && strcmp(os_release, u.release));
+}
+
+const char *symbols__record_note(const char *cmdline, char *buf, size_t len)
+{
+	const char *p = cmdline ? strstr(cmdline, SYMBOLS_NOTE_PREFIX) : NULL;
+	size_t n;
+
+	if (!p)
+		return NULL;
+	p += strlen(SYMBOLS_NOTE_PREFIX);
+	n = strcspn(p, "\"\n");
+	while (n && p[n - 1] == ' ')
+		n--;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+bool symbols__is_skid(const char *sym)
+{
+	static const char *const skid[] = {
+		"irq_enable", "irqrestore", "unlock_irq", "safe_halt",
+	};
+	size_t i;
+
+	if (!sym)
+		return false;
+	if (!strncmp(sym, "__raw_callee_save_", 18))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(skid); i++)
+		if (strstr(sym, skid[i]))
+			return true;
+	return false;
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# record: the default event (L1D misses, or cpu-clock with a note kept in the file), callchains,
+# system-wide, the kallsyms copy, and perf reading what was written with the same sample count.
+source "$(dirname "$0")/lib.sh"
+need_perf
+need_root
+
+busy() { echo "for i in \$(seq 200000); do :; done"; }
+
+expect_rc 0 "$SCHEDLENS" record -o "$TMP/a.data" -- sh -c "$(busy)"
+cat "$TMP/err"
+n=$(sed -nE 's/.* ([0-9]+) samples written.*/\1/p' "$TMP/err")
+[ -n "$n" ] && [ "$n" -gt 0 ] || fail "no sample count in: $(cat "$TMP/err")"
+grep -q 'lost' "$TMP/err" || fail "lost samples not reported"
+[ -s "$TMP/a.data.kallsyms" ] || fail "no kallsyms copy beside the file"
+if grep -q 'cpu-clock instead' "$TMP/err"; then
+	perf report -i "$TMP/a.data" --header-only 2>/dev/null | grep -q 'schedlens-note: ' ||
+		fail "the cpu-clock fallback is not noted in the file"
+	expect_rc 0 "$SCHEDLENS" report -i "$TMP/a.data" --sort sym
+	grep -q '^# note: .*sampled cpu-clock instead$' "$TMP/out" || fail "report does not show the note"
+fi
+perf_n=$(perf script -i "$TMP/a.data" -F ip 2>/dev/null | wc -l)
+echo "samples: schedlens $n, perf script $perf_n"
+[ "$perf_n" -eq "$n" ] || fail "perf reads $perf_n samples, schedlens wrote $n"
+
+# frame-pointer callchains, kernel and user, on a named event
+expect_rc 0 "$SCHEDLENS" record -e cpu-clock -c 100000 -g -o "$TMP/g.data" -- sh -c "$(busy)"
+perf report -i "$TMP/g.data" --stdio -g caller --no-children 2>/dev/null | grep -q -- '---' ||
+	fail "perf sees no callchains"
+perf evlist -i "$TMP/g.data" -v 2>/dev/null | grep -q 'CALLCHAIN' || fail "no CALLCHAIN in attr"
+
+# DWARF user stacks
+expect_rc 0 "$SCHEDLENS" record -e cpu-clock --call-graph dwarf,4096 -o "$TMP/d.data" -- true
+perf evlist -i "$TMP/d.data" -v 2>/dev/null | grep -q 'STACK_USER' || fail "no user stacks"
+
+# system-wide on one CPU while a command runs
+expect_rc 0 "$SCHEDLENS" record -e cpu-clock -C 0 -o "$TMP/c.data" -- sleep 0.2
+perf report -i "$TMP/c.data" --stats 2>/dev/null | grep -q 'SAMPLE' || fail "no samples with -C 0"
+
+# bad input
+expect_rc 2 "$SCHEDLENS" record -c 0 -- true
+expect_rc 2 "$SCHEDLENS" record -c 10 -F 10 -- true
+expect_rc 2 "$SCHEDLENS" record --call-graph lbr -- true
+expect_rc 2 "$SCHEDLENS" record -o "$TMP/x.data"
+expect_rc 1 "$SCHEDLENS" record -e no-such-event -o "$TMP/x.data" -- true
+grep -q 'no-such-event' "$TMP/err" || fail "unknown event not named"
+expect_rc 1 "$SCHEDLENS" record -e cpu-clock -o /nonexistent/dir/x.data -- true
+grep -q '/nonexistent/dir/x.data' "$TMP/err" || fail "unwritable output not named"
+exit 0

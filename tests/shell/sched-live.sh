@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# schedlens sched live: the built-in pipe ping-pong and a shell pipe ping-pong recorded
+# system-wide; every wakeup is classified (the classes add up to the total), lost records are
+# reported; missing tracefs and bad usage get clear messages.
+source "$(dirname "$0")/lib.sh"
+
+expect_rc 2 "$SCHEDLENS" sched
+grep -q 'give one of -i FILE, --bench NAME or -- COMMAND' "$TMP/err" || fail "no usage message"
+expect_rc 2 "$SCHEDLENS" sched --bench nosuch
+grep -q "'nosuch' is not a built-in workload" "$TMP/err" || fail "unknown workload not named"
+expect_rc 2 "$SCHEDLENS" sched -m 3 -- true
+expect_rc 1 "$SCHEDLENS" sched --tracefs /nonexistent -- true
+grep -q "'/nonexistent' is not a mounted tracefs: mount -t tracefs" "$TMP/err" ||
+	fail "missing tracefs not explained: $(cat "$TMP/err")"
+
+need_root
+need_tracefs
+
+# the built-in workload, its measured phase only
+expect_rc 0 "$SCHEDLENS" sched --json --bench pipe -l 2000
+cp "$TMP/out" "$TMP/bench.json"
+read -r total sum lost < <(awk '
+	/"wakeups": / { gsub(/[,]/, ""); total = $2 }
+	/"wakeups_[a-z_]+": / { gsub(/[,]/, ""); sum += $2 }
+	/"lost": / { gsub(/[,]/, ""); lost = $2 }
+	END { print total + 0, sum + 0, lost }' "$TMP/bench.json")
+[ -n "$lost" ] || fail "no lost count in the JSON"
+[ "$total" -gt 1000 ] || fail "only $total wakeups of 2000 round trips"
+[ "$total" -eq "$sum" ] || fail "wakeup classes add up to $sum, total $total"
+echo "bench pipe: $total wakeups classified, lost $lost"
+
+# an external command: a shell pipe ping-pong
+cat >"$TMP/pp.sh" <<'PP'
+n=$1
+mkfifo "$2/a" "$2/b"
+( exec 4<"$2/a" 5>"$2/b"; for ((i = 0; i < n; i++)); do read -r -n1 x <&4; printf x >&5; done ) &
+exec 6>"$2/a" 7<"$2/b"
+for ((i = 0; i < n; i++)); do printf x >&6; read -r -n1 x <&7; done
+wait
+PP
+expect_rc 0 "$SCHEDLENS" sched --top 0 -- bash "$TMP/pp.sh" 300 "$TMP"
+grep -qE '^input: \(live\), .* lost [0-9]+ \([0-9]+ LOST records\)' "$TMP/out" ||
+	fail "no lost-records line"
+total=$(awk '/^  total / { print $2 }' "$TMP/out")
+sum=$(awk '/^Wakeup paths/ { on = 1; next } on && /^  total/ { on = 0 } on && $2 ~ /^[0-9]+$/ { s += $2 } END { print s }' "$TMP/out")
+[ "$total" -ge 300 ] || fail "only $total wakeups for 300 round trips"
+[ "$total" -eq "$sum" ] || fail "classes add up to $sum, total $total"
+# only the command's tasks: bash and its children (mkfifo)
+if awk '/^ per task:/ { on = 1; next } /^$/ { on = 0 } on' "$TMP/out" | grep -vqE 'bash\[|mkfifo\['; then
+	fail "tasks outside the command reported without -a"
+fi
+# the exit status of the command passes through
+expect_rc 3 "$SCHEDLENS" sched -- sh -c 'exit 3'
+echo "shell ping-pong: $total wakeups classified"

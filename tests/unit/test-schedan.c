@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The analyses on a synthetic stream: formats written here with their own field offsets (the
+ * analysis must find fields by name), records for each wakeup path, then the classes,
+ * latencies, migrations, flips and run times checked.
+ */
+#include <check.h>
+#include <errno.h>
+#include <event-parse.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "schedlens/schedan.h"
+#include "schedlens/topology.h"
+
+#define COMMON "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	       "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	       "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	       "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+/* offsets differ from any kernel's on purpose */
+static const char *const formats[][2] = {
+	{ "sched", "name: sched_switch\nID: 1\nformat:\n" COMMON
+		   "\tfield:pid_t next_pid;\toffset:8;\tsize:4;\tsigned:1;\n"
+		   "\tfield:pid_t prev_pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+		   "\tfield:long prev_state;\toffset:16;\tsize:8;\tsigned:1;\n"
+		   "\tfield:char prev_comm[16];\toffset:24;\tsize:16;\tsigned:0;\n"
+		   "\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n\n"
+		   "print fmt: \"%d\", REC->next_pid\n" },
+	{ "sched", "name: sched_waking\nID: 2\nformat:\n" COMMON
+		   "\tfield:int target_cpu;\toffset:8;\tsize:4;\tsigned:1;\n"
+		   "\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+		   "\tfield:char comm[16];\toffset:16;\tsize:16;\tsigned:0;\n\n"
+		   "print fmt: \"%d\", REC->pid\n" },
+	{ "sched", "name: sched_wakeup\nID: 3\nformat:\n" COMMON
+		   "\tfield:int target_cpu;\toffset:8;\tsize:4;\tsigned:1;\n"
+		   "\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+		   "\tfield:char comm[16];\toffset:16;\tsize:16;\tsigned:0;\n\n"
+		   "print fmt: \"%d\", REC->pid\n" },
+	{ "sched", "name: sched_migrate_task\nID: 4\nformat:\n" COMMON
+		   "\tfield:int dest_cpu;\toffset:8;\tsize:4;\tsigned:1;\n"
+		   "\tfield:int orig_cpu;\toffset:12;\tsize:4;\tsigned:1;\n"
+		   "\tfield:pid_t pid;\toffset:16;\tsize:4;\tsigned:1;\n\n"
+		   "print fmt: \"%d\", REC->pid\n" },
+	{ "sched", "name: sched_wake_idle_without_ipi\nID: 5\nformat:\n" COMMON
+		   "\tfield:int cpu;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+		   "print fmt: \"%d\", REC->cpu\n" },
+	{ "ipi", "name: ipi_send_cpu\nID: 6\nformat:\n" COMMON
+		   "\tfield:void * callback;\toffset:8;\tsize:8;\tsigned:0;\n"
+		   "\tfield:void * callsite;\toffset:16;\tsize:8;\tsigned:0;\n"
+		   "\tfield:unsigned int cpu;\toffset:24;\tsize:4;\tsigned:0;\n\n"
+		   "print fmt: \"%u\", REC->cpu\n" },
+};
+
+enum { SWITCH, WAKING, WAKEUP, MIGRATE, IDLE, IPI, NR };
+
+struct fake {
+	struct tep_handle *tep;
+	struct stream_evsel ev[NR];
+	struct stream_info info;
+	struct stream_ops ops;
+	struct schedan *a;
+};
+
+static const char *ksyms_file(void)
+{
+	static char path[64];
+	FILE *fp;
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/test-schedan-XXXXXX");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	fp = fdopen(fd, "w");
+	fprintf(fp, "ffffffff81000000 T _stext\n"
+		    "ffffffff81000100 t ttwu_queue_wakelist\n"
+		    "ffffffff81000180 T resched_curr\n"
+		    "ffffffff81000200 T generic_smp_call_function_single_interrupt\n"
+		    "ffffffff81000300 T other\n");
+	fclose(fp);
+	return path;
+}
+
+static void fake_init_opts(struct fake *f, size_t nr, const struct schedan_opts *o);
+
+static void fake_init(struct fake *f, size_t nr)
+{
+	struct schedan_opts o = { .kallsyms_path = "/nonexistent" };
+
+	fake_init_opts(f, nr, &o);
+}
+
+static void fake_init_opts(struct fake *f, size_t nr, const struct schedan_opts *o)
+{
+	size_t i;
+
+	memset(f, 0, sizeof(*f));
+	f->tep = tep_alloc();
+	for (i = 0; i < nr; i++) {
+		ck_assert_int_eq(tep_parse_event(f->tep, formats[i][1], strlen(formats[i][1]),
+						 formats[i][0]), 0);
+		f->ev[i].tp = tep_find_event(f->tep, (int)i + 1);
+		f->ev[i].idx = (int)i;
+		f->ev[i].attr.type = PERF_TYPE_TRACEPOINT;
+		ck_assert_ptr_nonnull(f->ev[i].tp);
+	}
+	f->info = (struct stream_info){ .evsels = f->ev, .nr_evsels = nr, .tep = f->tep,
+					.path = "synthetic" };
+	f->a = schedan__new(o, NULL);
+	schedan__ops(f->a, &f->ops);
+}
+
+static void fake_exit(struct fake *f)
+{
+	schedan__delete(f->a);
+	tep_free(f->tep);
+}
+
+static void put(uint8_t *raw, struct tep_event *tp, const char *name, uint64_t v)
+{
+	struct tep_format_field *fl = tep_find_field(tp, name);
+
+	ck_assert_ptr_nonnull(fl);
+	if (fl->size == 16)
+		snprintf((char *)raw + fl->offset, 16, "t%llu", (unsigned long long)v);
+	else
+		memcpy(raw + fl->offset, &v, (size_t)fl->size);
+}
+
+/* one record of event @k on @cpu by @tid at @us microseconds; fields as name, value pairs */
+static void rec(struct fake *f, int k, uint32_t cpu, uint32_t tid, uint64_t us, ...)
+{
+	uint8_t raw[64] = { 0 };
+	struct stream_sample s = { .evsel = &f->ev[k], .cpu = cpu, .tid = tid, .pid = tid,
+				   .time = us * 1000, .raw = raw, .raw_size = sizeof(raw) };
+	const char *name;
+	va_list ap;
+
+	va_start(ap, us);
+	while ((name = va_arg(ap, const char *)))
+		put(raw, f->ev[k].tp, name, va_arg(ap, uint64_t));
+	va_end(ap);
+	ck_assert_int_eq(f->ops.sample(f->ops.ctx, &s), 0);
+}
+
+#define SW(f, cpu, us, prev, state, next)                                                     \
+	rec(f, SWITCH, cpu, prev, us, "prev_pid", (uint64_t)(prev), "prev_state",            \
+	    (uint64_t)(state), "next_pid", (uint64_t)(next), "prev_comm", (uint64_t)(prev),   \
+	    "next_comm", (uint64_t)(next), NULL)
+#define WAKE(f, k, cpu, us, waker, pid, target)                                               \
+	rec(f, k, cpu, waker, us, "pid", (uint64_t)(pid), "target_cpu", (uint64_t)(target),  \
+	    "comm", (uint64_t)(pid), NULL)
+#define IPI_(f, cpu, us, waker, dst, cb)                                                      \
+	rec(f, IPI, cpu, waker, us, "cpu", (uint64_t)(dst), "callsite",                      \
+	    (uint64_t)((cb) ? 0xffffffff81000100ull : 0xffffffff81000180ull), "callback",      \
+	    (uint64_t)(cb), NULL)
+#define POLL(f, cpu, us, waker, dst) rec(f, IDLE, cpu, waker, us, "cpu", (uint64_t)(dst), NULL)
+
+START_TEST(test_paths)
+{
+	struct schedan_opts o = { .kallsyms_path = ksyms_file() };
+	struct stream_stats st = { 0 };
+	struct schedan_lat l;
+	struct fake f;
+	json_t *j, *t;
+	size_t i;
+	char *text;
+
+	fake_init_opts(&f, NR, &o);
+	ck_assert_int_eq(f.ops.begin(f.ops.ctx, &f.info), 0);
+	ck_assert_str_eq(schedan__warnings(f.a), "");
+	/* waker 200 runs on cpu 0, cpu 1 idles */
+	SW(&f, 0, 100, 300, 1, 200);
+	/* same cpu: 5 us */
+	WAKE(&f, WAKING, 0, 110, 200, 100, 0);
+	SW(&f, 0, 115, 200, 0, 100);		/* 200 preempted (R) */
+	SW(&f, 0, 120, 100, 1, 200);		/* 100 sleeps; 200 waited 5 us */
+	/* wakelist with an IPI: 10 us */
+	WAKE(&f, WAKING, 0, 200, 200, 101, 1);
+	IPI_(&f, 0, 201, 200, 1, 0xffffffff81000200ull);
+	WAKE(&f, WAKEUP, 1, 205, 0, 101, 1);
+	SW(&f, 1, 210, 0, 0, 101);
+	SW(&f, 1, 215, 101, 1, 0);
+	/* wakelist to a polling idle cpu: 7 us; the waker's switch closes the window */
+	WAKE(&f, WAKING, 0, 300, 200, 102, 1);
+	POLL(&f, 0, 301, 200, 1);
+	SW(&f, 0, 302, 200, 1, 0);
+	SW(&f, 1, 307, 0, 0, 102);
+	SW(&f, 1, 310, 102, 1, 0);
+	SW(&f, 0, 390, 0, 0, 200);
+	/* direct with a reschedule IPI: 20 us */
+	WAKE(&f, WAKING, 0, 400, 200, 103, 1);
+	IPI_(&f, 0, 401, 200, 1, 0);
+	WAKE(&f, WAKEUP, 0, 402, 200, 103, 1);
+	SW(&f, 1, 420, 0, 0, 103);
+	SW(&f, 1, 425, 103, 1, 0);
+	/* direct, no IPI: 30 us */
+	WAKE(&f, WAKING, 0, 500, 200, 104, 1);
+	WAKE(&f, WAKEUP, 0, 501, 200, 104, 1);
+	SW(&f, 1, 530, 0, 0, 104);
+	SW(&f, 1, 535, 104, 1, 0);
+	/* direct to a polling idle cpu: 3 us */
+	WAKE(&f, WAKING, 0, 600, 200, 105, 1);
+	POLL(&f, 0, 601, 200, 1);
+	WAKE(&f, WAKEUP, 0, 602, 200, 105, 1);
+	SW(&f, 1, 603, 0, 0, 105);
+	SW(&f, 1, 605, 105, 1, 0);
+	/* migrated at wakeup from cpu 0 to 1, then the wakelist: 40 us */
+	WAKE(&f, WAKING, 0, 700, 200, 106, 0);
+	rec(&f, MIGRATE, 0, 200, 701, "pid", (uint64_t)106, "orig_cpu", (uint64_t)0, "dest_cpu",
+	    (uint64_t)1, NULL);
+	IPI_(&f, 0, 702, 200, 1, 0xffffffff81000200ull);
+	SW(&f, 1, 740, 0, 0, 106);
+	SW(&f, 1, 745, 106, 1, 0);
+	/* a wakeup whose switch in went unrecorded: left out */
+	WAKE(&f, WAKING, 0, 800, 200, 107, 1);
+	SW(&f, 1, 810, 107, 1, 0);
+	/* a waking of a running task: no wakeup */
+	SW(&f, 1, 900, 0, 0, 108);
+	WAKE(&f, WAKING, 0, 905, 200, 108, 1);
+	SW(&f, 1, 910, 108, 1, 0);
+	ck_assert_int_eq(f.ops.end(f.ops.ctx, &st), 0);
+
+	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_SAME_CPU), 1);
+	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_WAKELIST_IPI), 2);
+	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_WAKELIST_POLL), 1);
+	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_DIRECT_IPI), 1);
+	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_DIRECT_NOIPI), 1);
+	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_DIRECT_POLL), 1);
+	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_UNKNOWN), 0);
+	schedan__latency(f.a, &l);
+	/* 3 5 7 10 20 30 40 us */
+	ck_assert_uint_eq(l.count, 7);
+	ck_assert_uint_eq(l.p50, 10000);
+	ck_assert_uint_eq(l.p90, 40000);
+	ck_assert_uint_eq(l.max, 40000);
+	ck_assert_uint_eq(schedan__migrations(f.a, MIGR_UNKNOWN), 1);
+
+	j = schedan__json(f.a);
+	ck_assert_ptr_nonnull(j);
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "missed_switch_in")), 1);
+	json_array_foreach(json_object_get(j, "tasks"), i, t) {
+		uint64_t tid = (uint64_t)json_integer_value(json_object_get(t, "tid"));
+
+		if (tid == 200) {
+			/* woke 100..108 in turn: 8 changes of wakee */
+			ck_assert_int_eq(json_integer_value(json_object_get(t, "wakings")), 9);
+			ck_assert_int_eq(json_integer_value(json_object_get(t, "wakee_flips")), 8);
+			/* out at 115 (ran since 100), 120 -> 302 ... */
+			ck_assert_int_eq(json_integer_value(json_object_get(t, "switches")), 2);
+			ck_assert(json_real_value(json_object_get(t, "run_ms")) > 0.196999 &&
+				  json_real_value(json_object_get(t, "run_ms")) < 0.197001);
+			ck_assert(json_real_value(json_object_get(t, "wait_ms")) > 0.004999 &&
+				  json_real_value(json_object_get(t, "wait_ms")) < 0.005001);
+		}
+		if (tid == 106)
+			ck_assert_int_eq(json_integer_value(json_object_get(
+						 json_object_get(t, "migrations"), "unknown")), 1);
+		if (tid == 101)
+			ck_assert_int_eq(json_integer_value(json_object_get(t, "distinct_wakers")), 1);
+	}
+	json_decref(j);
+	text = schedan__report(f.a, NULL);
+	ck_assert_ptr_nonnull(strstr(text, "  total                   7\n"));
+	ck_assert_ptr_nonnull(strstr(text, "1 wakeups left out"));
+	ck_assert_ptr_nonnull(strstr(
+		text, "ttwu_queue_wakelist+0x0 -> generic_smp_call_function_single_interrupt+0x0"));
+	free(text);
+	ck_assert_str_eq(schedan__warnings(f.a), "");
+	fake_exit(&f);
+	unlink(o.kallsyms_path);
+}
+END_TEST
+
+START_TEST(test_lost)
+{
+	struct fake f;
+	struct schedan_lat l;
+
+	fake_init(&f, NR);
+	ck_assert_int_eq(f.ops.begin(f.ops.ctx, &f.info), 0);
+	/* no kallsyms: a wakelist IPI is told by its callback, and a warning says why */
+	WAKE(&f, WAKING, 0, 10, 200, 101, 1);
+	IPI_(&f, 0, 11, 200, 1, 0xffffffff81000200ull);
+	SW(&f, 1, 20, 0, 0, 101);
+	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_WAKELIST_IPI), 1);
+	ck_assert_ptr_nonnull(strstr(schedan__warnings(f.a), "cannot open '/nonexistent'"));
+	WAKE(&f, WAKING, 0, 100, 200, 100, 0);
+	ck_assert_int_eq(f.ops.lost(f.ops.ctx, 1, 5, 101), 0);
+	SW(&f, 0, 500, 200, 1, 100);
+	schedan__latency(f.a, &l);
+	/* the wakeup in flight is dropped, not measured across the gap */
+	ck_assert_uint_eq(l.count, 1);
+	fake_exit(&f);
+}
+END_TEST
+
+START_TEST(test_missing)
+{
+	struct fake f;
+
+	/* only sched_switch: no wakeup tracepoint */
+	fake_init(&f, 1);
+	ck_assert_int_eq(f.ops.begin(f.ops.ctx, &f.info), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(schedan__error(f.a),
+				     "'synthetic' has no sched:sched_waking or sched:sched_wakeup"));
+	fake_exit(&f);
+	/* switch and waking only: the rest is named in the warnings */
+	fake_init(&f, 2);
+	ck_assert_int_eq(f.ops.begin(f.ops.ctx, &f.info), 0);
+	ck_assert_ptr_nonnull(strstr(schedan__warnings(f.a), "no ipi:ipi_send_cpu"));
+	ck_assert_ptr_nonnull(strstr(schedan__warnings(f.a), "no sched:sched_migrate_task"));
+	fake_exit(&f);
+	/* another kernel's file: this machine's kallsyms is not used for it */
+	{
+		struct schedan_opts o = { 0 };
+
+		fake_init_opts(&f, NR, &o);
+		f.info.os_release = "0.0.0-elsewhere";
+		ck_assert_int_eq(f.ops.begin(f.ops.ctx, &f.info), 0);
+		ck_assert_ptr_nonnull(strstr(schedan__warnings(f.a),
+					     "recorded on kernel 0.0.0-elsewhere"));
+		WAKE(&f, WAKING, 0, 10, 200, 101, 1);
+		IPI_(&f, 0, 11, 200, 1, 0xffffffff81000200ull);
+		SW(&f, 1, 20, 0, 0, 101);
+		ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_WAKELIST_IPI), 1);
+		fake_exit(&f);
+	}
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("schedan");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int nf;
+
+	tcase_add_test(tc, test_paths);
+	tcase_add_test(tc, test_lost);
+	tcase_add_test(tc, test_missing);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+}

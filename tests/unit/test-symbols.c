@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <check.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "schedlens/focus.h"
+#include "schedlens/symbols.h"
+
+static __attribute__((noinline)) int marker_fn(int x) { return x * 3 + 1; } enum { MARKER_LINE = __LINE__ };
+
+static char exe[PATH_MAX];
+
+/* feed this process's mappings of @path (as @as) to @s under pid 42 */
+static int feed_self(struct symbols *s, const char *as)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[8192], file[PATH_MAX];
+	int n = 0;
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long start, end, off;
+		struct stream_mmap m = { .pid = 42, .tid = 42, .misc = PERF_RECORD_MISC_USER };
+
+		file[0] = '\0';
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %4095s", &start, &end, &off, file) < 3)
+			continue;
+		if (strcmp(file, exe))
+			continue;
+		m.start = start;
+		m.len = end - start;
+		m.pgoff = off;
+		m.filename = as;
+		ck_assert_int_eq(symbols__mmap(s, &m), 0);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static struct symbols *new_session(bool lines)
+{
+	struct symbols_config cfg = { .lines = lines, .inlines = lines };
+	struct errbuf e = { "" };
+	struct symbols *s = symbols__new(&cfg, &e);
+
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	return s;
+}
+
+START_TEST(test_self_symbol_and_line)
+{
+	struct symbols *s = new_session(true);
+	uint64_t ip = (uint64_t)(uintptr_t)&marker_fn;
+	struct sym_loc loc, again;
+
+	ck_assert_int_gt(feed_self(s, exe), 0);
+	ck_assert_int_eq(marker_fn(1), 4);
+	symbols__resolve(s, 42, ip + 1, PERF_RECORD_MISC_USER, SYM_LINES, &loc);
+	ck_assert_ptr_nonnull(loc.sym);
+	ck_assert_str_eq(loc.sym, "marker_fn");
+	ck_assert_str_eq(loc.dso_name, exe);
+	ck_assert_ptr_nonnull(loc.srcfile);
+	ck_assert_msg(strstr(loc.srcfile, "test-symbols.c") != NULL, "file %s", loc.srcfile);
+	ck_assert_uint_eq(loc.line, MARKER_LINE);
+	ck_assert_uint_eq(loc.addr, loc.sym_start + 1);
+	ck_assert_int_eq(sym_dso__status(loc.dso), SYM_DSO_OK);
+
+	/* cached: same answer, same strings */
+	symbols__resolve(s, 42, ip + 1, PERF_RECORD_MISC_USER, SYM_LINES, &again);
+	ck_assert_ptr_eq(again.sym, loc.sym);
+	ck_assert_ptr_eq(again.srcfile, loc.srcfile);
+
+	/* a return address just past the function start is looked up at ip - 1 */
+	symbols__resolve(s, 42, ip + 1, PERF_RECORD_MISC_USER, SYM_RETADDR, &again);
+	ck_assert_str_eq(again.sym, "marker_fn");
+	ck_assert_uint_eq(again.addr, loc.addr);
+	symbols__resolve(s, 42, ip, PERF_RECORD_MISC_USER, SYM_RETADDR, &again);
+	ck_assert(again.sym == NULL || strcmp(again.sym, "marker_fn"));
+
+	/* another process has no maps; a forked one inherits them; exec drops them */
+	symbols__resolve(s, 43, ip, PERF_RECORD_MISC_USER, 0, &again);
+	ck_assert_ptr_null(again.sym);
+	ck_assert_str_eq(again.dso_name, "[unknown]");
+	ck_assert_uint_eq(again.addr, ip);
+	ck_assert_int_eq(symbols__fork(s, 43, 42), 0);
+	symbols__resolve(s, 43, ip, PERF_RECORD_MISC_USER, 0, &again);
+	ck_assert_str_eq(again.sym, "marker_fn");
+	ck_assert_int_eq(symbols__exec(s, 43), 0);
+	symbols__resolve(s, 43, ip, PERF_RECORD_MISC_USER, 0, &again);
+	ck_assert_ptr_null(again.sym);
+	symbols__delete(s);
+}
+END_TEST
+
+START_TEST(test_source_line)
+{
+	struct symbols *s = new_session(true);
+	uint64_t ip = (uint64_t)(uintptr_t)&marker_fn;
+	struct sym_loc loc;
+	char buf[256];
+
+	feed_self(s, exe);
+	symbols__resolve(s, 42, ip, PERF_RECORD_MISC_USER, SYM_LINES, &loc);
+	ck_assert_ptr_nonnull(loc.srcfile);
+	if (access(loc.srcfile, R_OK))
+		return;
+	ck_assert_int_eq(symbols__source_line(s, loc.srcfile, loc.line, buf, sizeof(buf)), 0);
+	ck_assert_msg(strstr(buf, "marker_fn(int x)") != NULL, "%s", buf);
+	ck_assert_int_eq(symbols__source_line(s, loc.srcfile, 1000000, buf, sizeof(buf)), -ENOENT);
+	ck_assert_int_eq(symbols__source_line(s, "/nonexistent/x.c", 1, buf, sizeof(buf)), -ENOENT);
+	symbols__delete(s);
+}
+END_TEST
+
+static int count_dso(void *ctx, struct sym_dso *d)
+{
+	(*(int *)ctx)++;
+	return 0;
+}
+
+/* a copy of this binary treated by @objcopy_args (or none), mapped where this one is */
+static enum sym_dso_status status_of_copy(const char *objcopy_args, bool remove,
+					   const char **sym, const char **file)
+{
+	char tmpl[] = "/tmp/test-symbols-XXXXXX", cmd[PATH_MAX * 3];
+	struct symbols *s = new_session(true);
+	enum sym_dso_status st;
+	struct sym_loc loc;
+	int fd = mkstemp(tmpl), n = 0;
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	if (objcopy_args)
+		snprintf(cmd, sizeof(cmd), "objcopy %s '%s' '%s'", objcopy_args, exe, tmpl);
+	else
+		snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", exe, tmpl);
+	ck_assert_int_eq(system(cmd), 0);
+	if (remove)
+		unlink(tmpl);
+	feed_self(s, tmpl);
+	symbols__resolve(s, 42, (uintptr_t)&marker_fn, PERF_RECORD_MISC_USER, SYM_LINES, &loc);
+	ck_assert_ptr_nonnull(loc.dso);
+	st = sym_dso__status(loc.dso);
+	*sym = loc.sym ? "sym" : NULL;
+	*file = loc.srcfile ? "file" : NULL;
+	ck_assert_int_eq(symbols__for_each_dso(s, count_dso, &n), 0);
+	ck_assert_int_eq(n, 1);
+	ck_assert_ptr_nonnull(sym_dso__status_str(st));
+	unlink(tmpl);
+	symbols__delete(s);
+	return st;
+}
+
+START_TEST(test_dso_status)
+{
+	const char *sym, *file;
+
+	ck_assert_int_eq(status_of_copy(NULL, false, &sym, &file), SYM_DSO_OK);
+	ck_assert(sym && file);
+	ck_assert_int_eq(status_of_copy("--strip-debug", false, &sym, &file),
+			 SYM_DSO_NO_DEBUGINFO);
+	ck_assert(sym && !file);
+	ck_assert_int_eq(status_of_copy("--strip-all", false, &sym, &file), SYM_DSO_STRIPPED);
+	ck_assert(!sym && !file);
+	ck_assert_int_eq(status_of_copy(NULL, true, &sym, &file), SYM_DSO_MISSING);
+	ck_assert(!sym && !file);
+}
+END_TEST
+
+START_TEST(test_build_id_mismatch)
+{
+	struct symbols *s = new_session(false);
+	uint8_t id[20] = { 0xde, 0xad };
+	struct sym_loc loc;
+
+	ck_assert_int_eq(symbols__build_id(s, exe, id, sizeof(id)), 0);
+	feed_self(s, exe);
+	symbols__resolve(s, 42, (uintptr_t)&marker_fn, PERF_RECORD_MISC_USER, 0, &loc);
+	ck_assert_ptr_null(loc.sym);
+	ck_assert_int_eq(sym_dso__status(loc.dso), SYM_DSO_BUILD_ID_MISMATCH);
+	symbols__delete(s);
+}
+END_TEST
+
+START_TEST(test_overlapping_maps)
+{
+	struct symbols *s = new_session(false);
+	struct stream_mmap a = { .pid = 7, .start = 0x1000, .len = 0x3000, .filename = "/nx/a",
+				 .misc = PERF_RECORD_MISC_USER };
+	struct stream_mmap b = { .pid = 7, .start = 0x2000, .len = 0x1000, .pgoff = 0x5000,
+				 .filename = "/nx/b", .misc = PERF_RECORD_MISC_USER };
+	struct sym_loc loc;
+
+	ck_assert_int_eq(symbols__mmap(s, &a), 0);
+	ck_assert_int_eq(symbols__mmap(s, &b), 0);
+	symbols__resolve(s, 7, 0x1800, PERF_RECORD_MISC_USER, 0, &loc);
+	ck_assert_str_eq(loc.dso_name, "/nx/a");
+	ck_assert_uint_eq(loc.addr, 0x800);
+	symbols__resolve(s, 7, 0x2010, PERF_RECORD_MISC_USER, 0, &loc);
+	ck_assert_str_eq(loc.dso_name, "/nx/b");
+	ck_assert_uint_eq(loc.addr, 0x5010);
+	symbols__resolve(s, 7, 0x3010, PERF_RECORD_MISC_USER, 0, &loc);
+	ck_assert_str_eq(loc.dso_name, "/nx/a");
+	ck_assert_uint_eq(loc.addr, 0x2010);
+	ck_assert_int_eq(sym_dso__status(loc.dso), SYM_DSO_MISSING);
+	symbols__resolve(s, 7, 0x4000, PERF_RECORD_MISC_USER, 0, &loc);
+	ck_assert_str_eq(loc.dso_name, "[unknown]");
+	symbols__resolve(s, 7, 0xffffffff81000000ull, PERF_RECORD_MISC_KERNEL, 0, &loc);
+	ck_assert(loc.kernel);
+	ck_assert_uint_eq(loc.addr, 0xffffffff81000000ull);
+	symbols__delete(s);
+}
+END_TEST
+
+START_TEST(test_lines_attribution)
+{
+	struct sym_lines l = { 0 };
+	struct sym_loc a = { .srcfile = "x.c", .line = 10, .addr = 0x20 };
+	struct sym_loc b = { .srcfile = "x.c", .line = 11, .addr = 0x30 };
+	struct sym_loc c = { .srcfile = NULL, .addr = 0x40 };
+	int i;
+
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(sym_lines__add(&l, &a, 1), 0);
+	a.addr = 0x18;
+	ck_assert_int_eq(sym_lines__add(&l, &a, 1), 0);
+	ck_assert_int_eq(sym_lines__add(&l, &b, 100), 0);
+	ck_assert_int_eq(sym_lines__add(&l, &c, 2), 0);
+	ck_assert_uint_eq(l.nr, 3);
+	ck_assert_uint_eq(l.nr_samples, 6);
+	ck_assert_uint_eq(l.period, 106);
+	sym_lines__sort(&l, false);
+	ck_assert_uint_eq(l.v[0].line, 11);
+	sym_lines__sort(&l, true);
+	ck_assert_uint_eq(l.v[0].line, 10);
+	ck_assert_uint_eq(l.v[0].nr_samples, 4);
+	ck_assert_uint_eq(l.v[0].addr, 0x18);
+	ck_assert_ptr_null(l.v[2].srcfile);
+	sym_lines__exit(&l);
+}
+END_TEST
+
+START_TEST(test_focus)
+{
+	const char *chain1[] = { "update_curr", "task_sched_runtime", "update_curr", "main" };
+	const char *chain2[] = { "memcpy", NULL, "try_to_wake_up" };
+	const char *chain3[] = { "memcpy", "main" };
+	const struct focus_row *rows;
+	struct focus_row any;
+	struct errbuf e = { "" };
+	struct focus *f = focus__load("sched", SCHEDLENS_DATADIR, &e);
+	uint64_t n, period;
+	int uc, tt;
+
+	ck_assert_msg(f != NULL, "%s", e.msg);
+	uc = focus__find(f, "update_curr");
+	tt = focus__find(f, "try_to_wake_up");
+	ck_assert_int_ge(uc, 0);
+	ck_assert_int_ge(tt, 0);
+	ck_assert_int_ge(focus__find(f, "__schedule"), 0);
+	ck_assert_int_eq(focus__find(f, "memcpy"), -1);
+	ck_assert_int_eq(focus__find(f, "update_curr.isra.0"), uc);
+	ck_assert_int_eq(focus__find(f, "update_curr_fair.constprop.0"), focus__find(f, "update_curr_fair"));
+	ck_assert_int_eq(focus__find(f, "update_cur"), -1);
+	ck_assert_int_eq(focus__find(f, "update_curr_"), -1);
+	ck_assert_int_eq(focus__find(f, NULL), -1);
+	ck_assert_int_eq(focus__add(f, chain1, 4, 10), 0);
+	ck_assert_int_eq(focus__add(f, chain2, 3, 5), 0);
+	ck_assert_int_eq(focus__add(f, chain3, 2, 1), 0);
+	ck_assert_uint_gt(focus__rows(f, &rows), 8);
+	ck_assert_uint_eq(rows[uc].self_samples, 1);
+	ck_assert_uint_eq(rows[uc].through_samples, 1);
+	ck_assert_uint_eq(rows[uc].through_period, 10);
+	ck_assert_uint_eq(rows[tt].self_samples, 0);
+	ck_assert_uint_eq(rows[tt].through_period, 5);
+	focus__totals(f, &any, &n, &period);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(period, 16);
+	ck_assert_uint_eq(any.self_period, 10);
+	ck_assert_uint_eq(any.through_period, 15);
+	focus__delete(f);
+
+	ck_assert_ptr_null(focus__load("no-such-list", SCHEDLENS_DATADIR, &e));
+	ck_assert_msg(strstr(e.msg, "no-such-list") != NULL, "%s", e.msg);
+	ck_assert_ptr_null(focus__load("/dev/null", SCHEDLENS_DATADIR, &e));
+	ck_assert_msg(strstr(e.msg, "names no function") != NULL, "%s", e.msg);
+}
+END_TEST
+
+START_TEST(test_stacks_and_names)
+{
+	struct sym_stacks *st = sym_stacks__new();
+	struct sym_loc l = { .sym = "f", .sym_start = 0x100, .addr = 0x119 };
+	const struct sym_stack *v;
+	char buf[64], key[32];
+	size_t nr;
+	int i;
+
+	ck_assert_ptr_nonnull(st);
+	for (i = 0; i < 1000; i++) {
+		snprintf(key, sizeof(key), "k%d", i % 300);
+		ck_assert_int_eq(sym_stacks__add(st, key, i % 300 == 7 ? 100 : 1), 0);
+	}
+	v = sym_stacks__sorted(st, &nr);
+	ck_assert_uint_eq(nr, 300);
+	ck_assert_str_eq(v[0].key, "k7");
+	ck_assert_uint_eq(v[0].nr_samples, 4);
+	ck_assert_uint_eq(v[0].period, 400);
+	ck_assert_uint_eq(sym_stacks__get(st, "k200")->nr_samples, 3);
+	ck_assert_ptr_null(sym_stacks__get(st, "k300"));
+	sym_stacks__delete(st);
+
+	ck_assert_str_eq(sym_loc__srcline(&l, buf, sizeof(buf)), "f+25");
+	ck_assert_str_eq(sym_loc__name(&l, buf, sizeof(buf)), "f");
+	l.srcfile = "/a/b/x.c";
+	l.line = 7;
+	ck_assert_str_eq(sym_loc__srcline(&l, buf, sizeof(buf)), "x.c:7");
+	l.sym = NULL;
+	l.srcfile = NULL;
+	ck_assert_str_eq(sym_loc__srcline(&l, buf, sizeof(buf)), "??:0");
+	ck_assert_str_eq(sym_loc__name(&l, buf, sizeof(buf)), "0x0000000000000119");
+	ck_assert_str_eq(symbols__record_note("schedlens record schedlens-note: no PMU here", buf,
+					      sizeof(buf)), "no PMU here");
+	ck_assert_ptr_null(symbols__record_note("perf record", buf, sizeof(buf)));
+	ck_assert_ptr_null(symbols__record_note(NULL, buf, sizeof(buf)));
+	ck_assert(symbols__is_skid("pvm_irq_enable"));
+	ck_assert(symbols__is_skid("__raw_callee_save_pvm_irq_enable"));
+	ck_assert(symbols__is_skid("_raw_spin_unlock_irqrestore"));
+	ck_assert(!symbols__is_skid("update_curr"));
+	ck_assert(!symbols__is_skid(NULL));
+}
+END_TEST
+
+START_TEST(test_kernel_kallsyms)
+{
+	char path[] = "/tmp/test-symbols-ks-XXXXXX";
+	struct symbols_config cfg = { .lines = true };
+	struct symbols *s;
+	struct sym_loc loc;
+	int fd = mkstemp(path);
+	FILE *f;
+
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	fputs("ffffffff81000000 T _text\nffffffff81000100 T update_curr\n"
+	      "ffffffff81000200 t helper\t[mod]\n", f);
+	fclose(f);
+	cfg.kallsyms = path;
+	s = symbols__new(&cfg, NULL);
+	ck_assert_ptr_nonnull(s);
+	symbols__resolve(s, 1, 0xffffffff81000150ull, PERF_RECORD_MISC_KERNEL, SYM_LINES, &loc);
+	ck_assert_str_eq(loc.sym, "update_curr");
+	ck_assert_uint_eq(loc.sym_start, 0xffffffff81000100ull);
+	ck_assert_str_eq(loc.dso_name, "[kernel.kallsyms]");
+	ck_assert_int_eq(sym_dso__status(loc.dso), SYM_DSO_KALLSYMS);
+	symbols__resolve(s, 1, 0xffffffff81000100ull, PERF_RECORD_MISC_KERNEL, SYM_RETADDR, &loc);
+	ck_assert_str_eq(loc.sym, "_text");
+	symbols__delete(s);
+	unlink(path);
+
+	cfg.kallsyms = NULL;
+	s = symbols__new(&cfg, NULL);
+	symbols__resolve(s, 1, 0xffffffff81000150ull, PERF_RECORD_MISC_KERNEL, 0, &loc);
+	ck_assert_ptr_null(loc.sym);
+	ck_assert_uint_eq(loc.addr, 0xffffffff81000150ull);
+	ck_assert_int_eq(sym_dso__status(loc.dso), SYM_DSO_KERNEL_NO_MAP);
+	symbols__delete(s);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("symbols");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	ssize_t n;
+	int nf;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n < 0)
+		return EXIT_FAILURE;
+	exe[n] = '\0';
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_self_symbol_and_line);
+	tcase_add_test(tc, test_source_line);
+	tcase_add_test(tc, test_dso_status);
+	tcase_add_test(tc, test_overlapping_maps);
+	tcase_add_test(tc, test_build_id_mismatch);
+	tcase_add_test(tc, test_lines_attribution);
+	tcase_add_test(tc, test_focus);
+	tcase_add_test(tc, test_kernel_kallsyms);
+	tcase_add_test(tc, test_stacks_and_names);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+}
