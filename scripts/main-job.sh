@@ -40,8 +40,8 @@ fi
 if "$bin" report --help 2>&1 | grep -q -- '--focus'; then
 	echo
 	echo "== scheduler hot spots (schedlens report --focus sched) over hackbench-process-pipes"
-	"$bin" record -o "$out/sched.data" -- "$bin" bench messaging -p -g 2 -l 200 >/dev/null &&
-		"$bin" report --focus sched -i "$out/sched.data" | head -40 ||
+	"$bin" record -g -o "$out/sched.data" --bench messaging -p -g 2 -l 200 >/dev/null &&
+		"$bin" report --focus sched --skid-caller -i "$out/sched.data" | head -40 ||
 		echo "(schedlens record/report failed)"
 fi
 exit $([ $rc -eq 2 ] && echo 1 || echo 0)

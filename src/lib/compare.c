@@ -118,10 +118,8 @@ int compare__values(const double *base, size_t nb, const double *new, size_t nn,
 	else if (better == BETTER_NONE)
 		out->verdict = CMP_CHANGED;
 	else
-		out->verdict = compare__change_pct(out->base.median, out->new.median, better) > 0 ||
-					       (out->new.median == out->base.median &&
-						compare__change_pct(out->base.mean, out->new.mean,
-								    better) > 0)
+		/* the medians' direction, or the means' where the medians tie */
+		out->verdict = (out->change_pct ? out->change_pct : out->mean_change_pct) > 0
 				       ? CMP_BETTER
 				       : CMP_WORSE;
 	return 0;

@@ -180,10 +180,11 @@ static int parse_range(const json_t *r, struct suite_entry *e, long ncpu, const 
 		e->values[0] = 0;
 		return 0;
 	}
-	if (!json_is_object(r) || (ret = check_keys(r, keys, where, err)))
-		return json_is_object(r) ? ret
-					 : err__set(err, -EINVAL, "%s'range' must be an object",
-						    where);
+	if (!json_is_object(r))
+		return err__set(err, -EINVAL, "%s'range' must be an object", where);
+	ret = check_keys(r, keys, where, err);
+	if (ret)
+		return ret;
 	vals = json_object_get(r, "values");
 	if (!json_is_string(json_object_get(r, "param")) ||
 	    !json_is_string(json_object_get(r, "option")) || !json_is_array(vals) ||

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "schedlens/compare.h"
+#include "schedlens/plot.h"
 #include "schedlens/table.h"
 
 #define DATA "tests/data/compare/"
@@ -335,6 +336,37 @@ START_TEST(test_table)
 }
 END_TEST
 
+/* order-statistic interval of the median: n=10 gives x(2)..x(9) (P(Bin(10,1/2) <= 1) = 0.0107) */
+START_TEST(test_plot)
+{
+	double v[] = { 10, 1, 9, 2, 8, 3, 7, 4, 6, 5 }, lo, hi;
+	json_t *b = load(DATA "wakee-flips-vanilla.json"), *n = load(DATA "wakee-flips-patched.json");
+	const json_t *docs[2] = { b, n };
+	const char *labels[2] = { "base", "it's new" }, *metrics[1] = { "time" };
+	struct compare_render r = { .docs = docs, .labels = labels, .ndocs = 2,
+				    .metrics = metrics, .nmetrics = 1 };
+	struct errbuf err;
+	char *script;
+
+	ck_assert_int_eq(plot__median_interval(v, 10, 0.95, &lo, &hi), 0);
+	ck_assert_double_eq(lo, 2);
+	ck_assert_double_eq(hi, 9);
+	ck_assert_int_eq(plot__median_interval(v, 2, 0.95, &lo, &hi), 0);
+	ck_assert(lo == 1 && hi == 10);
+	script = plot__script(&r, "/tmp/x'y.svg", &err);
+	ck_assert_ptr_nonnull(script);
+	ck_assert_msg(strstr(script, "set output '/tmp/x''y.svg'"), "quoting");
+	ck_assert(strstr(script, "hackbench-process-pipes: time [s] (lower is better)"));
+	ck_assert(strstr(script, "title 'it''s new'"));
+	/* one panel: time of hackbench; 15 group counts on the axis */
+	ck_assert(strstr(script, "'296' 14)"));
+	ck_assert(!strstr(script, "tbench4"));
+	free(script);
+	json_decref(b);
+	json_decref(n);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("compare");
@@ -356,6 +388,7 @@ int main(void)
 	tcase_add_test(tc, test_verdicts);
 	tcase_add_test(tc, test_rows_and_check);
 	tcase_add_test(tc, test_table);
+	tcase_add_test(tc, test_plot);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
