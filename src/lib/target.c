@@ -110,6 +110,9 @@ static void child_run(const struct target *t, struct child_pipes *p)
 	close(p->err[0]);
 	close(p->res[0]);
 	signal(SIGINT, SIG_DFL);
+	/* an in-process workload gets a group of its own, so a stop reaches every task it forks */
+	if (!t->argv)
+		setpgid(0, 0);
 	phase_ctl__child(&p->ctl);
 	while (read(p->go[0], &c, 1) < 0 && errno == EINTR)
 		;
@@ -123,7 +126,9 @@ static void child_run(const struct target *t, struct child_pipes *p)
 		struct phase *ph = phase__from_env();
 		json_t *metrics = json_object(), *doc;
 		char *s;
-		int ret = t->wl->run(t->wl_cfg, ph, metrics, &err);
+		int ret;
+
+		ret = t->wl->run(t->wl_cfg, ph, metrics, &err);
 
 		doc = json_pack("{s:o, s:i, s:s}", "metrics", metrics, "ret", ret, "error",
 				err.msg);
@@ -134,14 +139,17 @@ static void child_run(const struct target *t, struct child_pipes *p)
 	}
 }
 
-/* Append what the result pipe has to *buf. Returns 0 at EOF, 1 for more, -errno. */
+/*
+ * Append what the (non-blocking) result pipe has to *buf. Returns 0 at EOF, 1 after reading
+ * something, 2 when nothing is there now, -errno.
+ */
 static int read_result(int fd, char **buf, size_t *len)
 {
 	char chunk[4096], *nb;
 	ssize_t n = read(fd, chunk, sizeof(chunk));
 
 	if (n < 0)
-		return errno == EINTR || errno == EAGAIN ? 1 : -errno;
+		return errno == EINTR ? 1 : errno == EAGAIN ? 2 : -errno;
 	if (n == 0)
 		return 0;
 	nb = realloc(*buf, *len + (size_t)n + 1);
@@ -221,11 +229,15 @@ int target__run(const struct target *t, const struct target_hooks *h,
 	}
 	if (pid == 0)
 		child_run(t, &p);
+	if (!t->argv)
+		setpgid(pid, pid); /* as the child does: whichever runs first */
 	close(p.go[0]);
 	close(p.err[1]);
 	close(p.res[1]);
 	p.go[0] = p.err[1] = p.res[1] = -1;
 	phase_ctl__parent(&p.ctl);
+	/* the workload's own children may hold the write end after it exits: never block on it */
+	fcntl(p.res[0], F_SETFL, O_NONBLOCK);
 	pidfd = (int)pidfd_open(pid, 0);
 
 	ret = h && h->attach ? h->attach(h->ctx, pid) : 0;
@@ -248,7 +260,7 @@ int target__run(const struct target *t, const struct target_hooks *h,
 		int n = poll(pfd, 3, h && h->tick ? (h->poll_ms ?: 100) : 100);
 
 		if (stop && *stop && !killed) {
-			kill(pid, SIGINT);
+			kill(t->wl ? -pid : pid, SIGINT);
 			killed = true;
 			res->interrupted = true;
 		}
@@ -265,7 +277,7 @@ int target__run(const struct target *t, const struct target_hooks *h,
 			ret = read_result(p.res[0], &resbuf, &reslen);
 			if (ret < 0)
 				break;
-			res_eof = ret == 0;
+			res_eof = ret == 0 || (pfd[2].revents & (POLLHUP | POLLERR) && ret == 2);
 			ret = 0;
 		}
 		if (h && h->tick) {
@@ -280,13 +292,16 @@ int target__run(const struct target *t, const struct target_hooks *h,
 		kill(pid, SIGKILL);
 		waitpid(pid, &res->status, 0);
 	}
+	if (t->wl)
+		kill(-pid, SIGKILL); /* tasks the workload left behind */
 	res->end_ns = now_ns();
 	if (phase_start) {
 		res->phase_ns += res->end_ns - phase_start;
 		if (h && h->phase)
 			h->phase(h->ctx, false, res->end_ns);
 	}
-	while (!res_eof && read_result(p.res[0], &resbuf, &reslen) > 0)
+	/* the child wrote its result before exiting: take what is there, stop at EOF or empty */
+	while (!res_eof && read_result(p.res[0], &resbuf, &reslen) == 1)
 		;
 	if (read(p.err[0], &exec_errno, sizeof(exec_errno)) == sizeof(exec_errno)) {
 		res->exec_failed = true;
