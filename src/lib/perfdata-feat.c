@@ -654,6 +654,82 @@ static bool printk_sane(char *buf)
 	return out > buf;
 }
 
+/* every REC->field of the print fmt line at fmt is declared in fields[0..fmt) */
+static bool fields_declared(const char *fields, const char *fmt)
+{
+	size_t line = strcspn(fmt, "\n");
+	const char *p = fmt;
+	char name[128];
+
+	while ((p = strstr(p, "REC->")) && (size_t)(p - fmt) < line) {
+		size_t n = strspn(p + 5, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+		bool found = false;
+		const char *q;
+
+		if (!n || n >= sizeof(name))
+			return false;
+		snprintf(name, sizeof(name), "%.*s", (int)n, p + 5);
+		/* " name;" or "*name;" or " name[" in a field line */
+		for (q = fields; (q = strstr(q, name)) && q < fmt; q++)
+			if ((q[-1] == ' ' || q[-1] == '*') && (q[n] == ';' || q[n] == '[')) {
+				found = true;
+				break;
+			}
+		if (!found)
+			return false;
+		p += 5 + n;
+	}
+	return true;
+}
+
+/*
+ * An event format as tracefs writes it: "name:", "ID:", "format:" and a "print fmt:" whose
+ * quotes, parentheses and braces balance and whose REC->fields are declared. libtraceevent
+ * dereferences NULL on a print fmt cut short or naming an unknown field, so anything else
+ * is not handed to it.
+ */
+static bool format_sane(const char *buf)
+{
+	const char *p = strstr(buf, "\nprint fmt: \""), *fields = strstr(buf, "\nformat:");
+	int paren = 0, brace = 0;
+	bool quote = false;
+
+	if (strncmp(buf, "name: ", 6) || !strstr(buf, "\nID: ") || !fields || !p || p < fields ||
+	    !fields_declared(fields, p + 12))
+		return false;
+	for (p += 12; *p && *p != '\n'; p++) {
+		if (quote) {
+			if (*p == '\\' && p[1])
+				p++;
+			else if (*p == '"')
+				quote = false;
+			continue;
+		}
+		switch (*p) {
+		case '"':
+			quote = true;
+			break;
+		case '(':
+			paren++;
+			break;
+		case ')':
+			paren--;
+			break;
+		case '{':
+			brace++;
+			break;
+		case '}':
+			brace--;
+			break;
+		default:
+			break;
+		}
+		if (paren < 0 || brace < 0)
+			return false;
+	}
+	return !quote && !paren && !brace;
+}
+
 static void td_formats(struct rd *r, struct tep_handle *tep, const char *sys, bool ftrace)
 {
 	uint32_t n = r32(r), i;
@@ -664,7 +740,9 @@ static void td_formats(struct rd *r, struct tep_handle *tep, const char *sys, bo
 
 		if (!buf)
 			break;
-		if (ftrace)
+		if (!format_sane(buf))
+			;	/* skipped: its samples print without a payload */
+		else if (ftrace)
 			tep_parse_format(tep, NULL, buf, size, sys);
 		else
 			tep_parse_event(tep, buf, size, sys);
