@@ -134,6 +134,54 @@ static inline uint32_t pd_get32(const struct perf_file *f, const void *p)
 	return pd_u32(f, v);
 }
 
+/* a bounded reader over one section; any overrun sets bad */
+struct rd {
+	struct perf_file *f;
+	const uint8_t *p, *end;
+	bool bad, swap;
+};
+
+static inline uint32_t r32(struct rd *r)
+{
+	uint32_t v;
+
+	if (r->end - r->p < 4) {
+		r->bad = true;
+		r->p = r->end;
+		return 0;
+	}
+	memcpy(&v, r->p, 4);
+	r->p += 4;
+	return r->swap ? bswap_32(v) : v;
+}
+
+static inline uint64_t r64(struct rd *r)
+{
+	uint64_t v;
+
+	if (r->end - r->p < 8) {
+		r->bad = true;
+		r->p = r->end;
+		return 0;
+	}
+	memcpy(&v, r->p, 8);
+	r->p += 8;
+	return r->swap ? bswap_64(v) : v;
+}
+
+static inline const uint8_t *rbytes(struct rd *r, uint64_t n)
+{
+	const uint8_t *p = r->p;
+
+	if ((uint64_t)(r->end - r->p) < n) {
+		r->bad = true;
+		r->p = r->end;
+		return NULL;
+	}
+	r->p += n;
+	return p;
+}
+
 /* error naming the file and byte offset */
 int pd_bad(struct perf_file *f, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The tracing data perf records with tracepoints (tools/perf/util/trace-event-info.c):
+ * The tracing data perf records with tracepoints (tools/perf/util/trace-event-info.c and
+ * trace-event-read.c), read into libtraceevent and generated from tracefs:
  *   "\027\010\104tracing", "0.6\0", u8 big endian, u8 sizeof(long), u32 page size,
  *   "header_page\0" u64 size + text, "header_event\0" u64 size + text,
  *   u32 nr ftrace formats (u64 size + text each), u32 nr systems (name\0, u32 nr, formats),
@@ -14,7 +15,251 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <event-parse.h>
+
 #include "perfdata-int.h"
+
+static char *rcstr(struct rd *r)
+{
+	const uint8_t *z = memchr(r->p, 0, r->end - r->p);
+	char *s;
+
+	if (!z) {
+		r->bad = true;
+		return NULL;
+	}
+	s = strdup((const char *)r->p);
+	r->p = z + 1;
+	return s;
+}
+
+/* size-prefixed text copied NUL-terminated (and room for one more byte and a NUL) */
+static char *rtext(struct rd *r, uint64_t size)
+{
+	const uint8_t *p = rbytes(r, size);
+	char *s;
+
+	if (!p)
+		return NULL;
+	s = calloc(1, size + 8);
+	if (s)
+		memcpy(s, p, size);
+	return s;
+}
+
+/*
+ * Keep only the lines of printk_formats shaped as the kernel writes them, 0x<addr> : "<fmt>",
+ * ending in "\n": libtraceevent's parser reads past the end of anything else.
+ */
+static bool printk_sane(char *buf)
+{
+	char *in = buf, *out = buf;
+
+	while (*in) {
+		size_t n = strcspn(in, "\n");
+		char *end, *q;
+
+		strtoull(in, &end, 16);
+		q = end;
+		if (!strncmp(in, "0x", 2) && end > in + 2 && !strncmp(q, " : \"", 4) &&
+		    n >= (size_t)(q - in) + 6 && in[n - 1] == '"') {
+			memmove(out, in, n);
+			out += n;
+			*out++ = '\n';
+		}
+		in += n + (in[n] == '\n');
+	}
+	*out = 0;
+	return out > buf;
+}
+
+/* every REC->field of the print fmt line at fmt is declared in fields[0..fmt) */
+static bool fields_declared(const char *fields, const char *fmt)
+{
+	size_t line = strcspn(fmt, "\n");
+	const char *p = fmt;
+	char name[128];
+
+	while ((p = strstr(p, "REC->")) && (size_t)(p - fmt) < line) {
+		size_t n = strspn(p + 5, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+		bool found = false;
+		const char *q;
+
+		if (!n || n >= sizeof(name))
+			return false;
+		snprintf(name, sizeof(name), "%.*s", (int)n, p + 5);
+		/* " name;" or "*name;" or " name[" in a field line */
+		for (q = fields; (q = strstr(q, name)) && q < fmt; q++)
+			if ((q[-1] == ' ' || q[-1] == '*') && (q[n] == ';' || q[n] == '[')) {
+				found = true;
+				break;
+			}
+		if (!found)
+			return false;
+		p += 5 + n;
+	}
+	return true;
+}
+
+/*
+ * An event format as tracefs writes it: "name:", "ID:", "format:" and a "print fmt:" whose
+ * quotes, parentheses and braces balance and whose REC->fields are declared. libtraceevent
+ * dereferences NULL on a print fmt cut short or naming an unknown field, so anything else
+ * is not handed to it.
+ */
+static bool format_sane(const char *buf)
+{
+	const char *p = strstr(buf, "\nprint fmt: \""), *fields = strstr(buf, "\nformat:");
+	int paren = 0, brace = 0;
+	bool quote = false;
+
+	if (strncmp(buf, "name: ", 6) || !strstr(buf, "\nID: ") || !fields || !p || p < fields ||
+	    !fields_declared(fields, p + 12))
+		return false;
+	for (p += 12; *p && *p != '\n'; p++) {
+		if (quote) {
+			if (*p == '\\' && p[1])
+				p++;
+			else if (*p == '"')
+				quote = false;
+			continue;
+		}
+		switch (*p) {
+		case '"':
+			quote = true;
+			break;
+		case '(':
+			paren++;
+			break;
+		case ')':
+			paren--;
+			break;
+		case '{':
+			brace++;
+			break;
+		case '}':
+			brace--;
+			break;
+		default:
+			break;
+		}
+		if (paren < 0 || brace < 0)
+			return false;
+	}
+	return !quote && !paren && !brace;
+}
+
+static void td_formats(struct rd *r, struct tep_handle *tep, const char *sys, bool ftrace)
+{
+	uint32_t n = r32(r), i;
+
+	for (i = 0; i < n && !r->bad; i++) {
+		uint64_t size = r64(r);
+		char *buf = rtext(r, size);
+
+		if (!buf)
+			break;
+		if (!format_sane(buf))
+			;	/* skipped: its samples print without a payload */
+		else if (ftrace)
+			tep_parse_format(tep, NULL, buf, size, sys);
+		else
+			tep_parse_event(tep, buf, size, sys);
+		free(buf);
+	}
+}
+
+int pd_tracing_data(struct perf_file *f, const uint8_t *p, size_t size, uint64_t off)
+{
+	static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	struct rd r = { f, p, p + size, false, false };
+	struct tep_handle *tep = NULL;
+	char *ver = NULL, *buf;
+	uint32_t nsys, i, page_size;
+	uint8_t be, long_size;
+	const uint8_t *q;
+	uint64_t sz;
+
+	q = rbytes(&r, 10);
+	if (!q || memcmp(q, magic, 10))
+		return pd_bad(f, off, "bad tracing data magic");
+	ver = rcstr(&r);
+	q = rbytes(&r, 2);
+	if (!ver || !q)
+		goto bad;
+	be = q[0];
+	long_size = q[1];
+	r.swap = !!be != (__BYTE_ORDER == __BIG_ENDIAN);
+	page_size = r32(&r);
+	tep = tep_alloc();
+	if (!tep)
+		goto bad;
+	tep_set_file_bigendian(tep, be ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, __BYTE_ORDER == __BIG_ENDIAN ? TEP_BIG_ENDIAN
+								   : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, long_size);
+	tep_set_page_size(tep, page_size);
+	q = rbytes(&r, 12);
+	if (!q || memcmp(q, "header_page", 12))
+		goto bad;
+	sz = r64(&r);
+	buf = rtext(&r, sz);
+	if (!buf)
+		goto bad;
+	tep_parse_header_page(tep, buf, sz, long_size);
+	free(buf);
+	q = rbytes(&r, 13);
+	if (!q || memcmp(q, "header_event", 13))
+		goto bad;
+	sz = r64(&r);
+	rbytes(&r, sz);
+	td_formats(&r, tep, "ftrace", true);
+	nsys = r32(&r);
+	for (i = 0; i < nsys && !r.bad; i++) {
+		char *sys = rcstr(&r);
+
+		if (sys)
+			td_formats(&r, tep, sys, false);
+		free(sys);
+	}
+	if (r.bad)
+		goto bad;
+	sz = r32(&r);
+	buf = rtext(&r, sz);
+	if (buf)
+		tep_parse_kallsyms(tep, buf);
+	free(buf);
+	sz = r32(&r);
+	buf = rtext(&r, sz);
+	if (buf && printk_sane(buf))
+		tep_parse_printk_formats(tep, buf);
+	free(buf);
+	if (!r.bad && strcmp(ver, "0.6") >= 0 && r.end - r.p >= 8) {
+		sz = r64(&r);
+		buf = rtext(&r, sz);
+		if (buf)
+			tep_parse_saved_cmdlines(tep, buf);
+		free(buf);
+	}
+	free(ver);
+	if (f->tep)
+		tep_free(f->tep);
+	f->tep = tep;
+	free(f->tracing_data);
+	f->tracing_data = malloc(size ?: 1);
+	if (f->tracing_data)
+		memcpy(f->tracing_data, p, size);
+	f->tracing_data_size = f->tracing_data ? size : 0;
+	f->hdr.tracing_data_size = size;
+	f->hdr.features[0] |= 1ULL << PERF_FEAT_TRACING_DATA;
+	return 0;
+bad:
+	free(ver);
+	if (tep)
+		tep_free(tep);
+	return pd_bad(f, off + (r.p - p), "bad tracing data");
+}
+
 
 static const char *const tracefs_dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 
