@@ -85,7 +85,7 @@ static void usage(FILE *f)
 		"  -e, --event LIST    events to count (perf names, tracepoints, rNNNN, libpfm4 names)\n"
 		"  -d, --detailed      add L1 and LLC events; -dd and -ddd add more\n"
 		"  -r, --repeat N      run N times; print mean and ( +- standard error of the mean %% )\n"
-		"  -a, --all-cpus      count system-wide\n"
+		"  -a, --all-cpus      count system-wide (without a command: until Ctrl-C)\n"
 		"  -C, --cpu CPUS      count system-wide on these CPUs\n"
 		"  -p, --pid PID       count an existing process until it exits or Ctrl-C\n"
 		"  -x, --field-separator SEP  CSV output like perf stat -x\n"
@@ -217,23 +217,26 @@ static int list_tids(pid_t pid, pid_t **tids, size_t *n)
 	return cnt ? 0 : -ESRCH;
 }
 
-/* -p PID: count until the process is gone or Ctrl-C */
+/* -p PID: count until the process is gone or Ctrl-C; -a alone: until Ctrl-C */
 static int run_attached(struct stat_state *st, struct run_values *rv)
 {
-	struct counters_target t = { .inherit = true };
+	struct counters_target t = { .inherit = true, .system_wide = st->o->system_wide,
+				     .cpus = st->o->cpus };
 	uint64_t start;
 	int ret;
 
-	ret = list_tids(st->o->pid, &t.tids, &t.nr_tids);
-	if (ret)
-		return err__set(&st->err, ret, "cannot attach to pid %d: %s", (int)st->o->pid,
-				strerror(-ret));
+	if (st->o->pid) {
+		ret = list_tids(st->o->pid, &t.tids, &t.nr_tids);
+		if (ret)
+			return err__set(&st->err, ret, "cannot attach to pid %d: %s",
+					(int)st->o->pid, strerror(-ret));
+	}
 	ret = counters__open(st->ctr, &t, &st->err);
 	free(t.tids);
 	if (ret && ret != -ENOENT && ret != -EOPNOTSUPP)
 		return ret;
 	start = now_ns();
-	while (!stat_stop && !kill(st->o->pid, 0))
+	while (!stat_stop && (!st->o->pid || !kill(st->o->pid, 0)))
 		usleep(100000);
 	rv->elapsed_s = (double)(now_ns() - start) / 1e9;
 	return read_run(st, rv);
@@ -610,7 +613,9 @@ static int run_stat(const struct stat_opts *o)
 	sigaction(SIGINT, &sa, NULL);
 	for (r = 0; r < o->repeat && !stat_stop; r++) {
 		st.err.msg[0] = '\0';
-		ret = o->pid ? run_attached(&st, &st.runs[r]) : run_once(&st, &st.runs[r]);
+		ret = o->pid || (o->system_wide && !o->argc && !o->wl)
+			      ? run_attached(&st, &st.runs[r])
+			      : run_once(&st, &st.runs[r]);
 		if (ret) {
 			fprintf(stderr, "schedlens stat: %s\n", st.err.msg[0] ? st.err.msg : strerror(-ret));
 			code = st.runs[r].exit_code ?: 1;
@@ -621,7 +626,8 @@ static int run_stat(const struct stat_opts *o)
 		code = st.runs[r].exit_code;
 	}
 	if (stat_stop)
-		fprintf(stderr, "schedlens stat: interrupted after %zu run%s\n", st.nr_runs,
+		fprintf(stderr, "schedlens stat: %s after %zu run%s\n",
+			o->pid || o->argc || o->wl ? "interrupted" : "stopped", st.nr_runs,
 			st.nr_runs == 1 ? "" : "s");
 	if (!st.nr_runs)
 		goto out;
@@ -782,8 +788,8 @@ parsed:
 		fprintf(stderr, "schedlens stat: -p cannot be combined with a command or -a/-C\n");
 		goto usage_err;
 	}
-	if (!o.pid && !o.wl && o.argc == 0) {
-		fprintf(stderr, "schedlens stat: no command to measure\n");
+	if (!o.pid && !o.wl && o.argc == 0 && !o.system_wide) {
+		fprintf(stderr, "schedlens stat: no command to measure (or -a to count until Ctrl-C)\n");
 		goto usage_err;
 	}
 	if (o.json && o.sep) {

@@ -92,4 +92,13 @@ rc=$?
 [ $rc -eq 130 ] || fail "Ctrl-C: exit $rc, expected 130 (SIGINT of the workload)"
 grep -q 'interrupted after 1 run' "$TMP/int.err" || fail "Ctrl-C: no interruption note"
 grep -q 'msec task-clock' "$TMP/int.err" || fail "Ctrl-C: counts not printed"
+# -a without a command counts system-wide until Ctrl-C
+"$SCHEDLENS" stat -a -e context-switches,task-clock 2>"$TMP/sw.err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid || fail "stat -a: exit $?"
+grep -q "for 'system wide'" "$TMP/sw.err" || fail "stat -a: no system-wide table"
+cs=$(awk '$2 == "context-switches" { print $1 }' "$TMP/sw.err")
+[ -n "$cs" ] && [ "$cs" -gt 0 ] || fail "stat -a: no context switches counted in a second"
 echo ok
