@@ -70,8 +70,10 @@ static int kallsyms__parse_line(struct kallsyms *k, char *line, char *eol, bool 
 	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 		return 0;
 	name = (char *)p + 3;
-	for (end = name; end < eol && *end != '\t' && *end != ' '; end++)
-		;
+	end = memchr(name, '\t', (size_t)(eol - name)) ?: eol;
+	c = memchr(name, ' ', (size_t)(end - name));
+	if (c)
+		end = c;
 	if (end < eol && *end == '\t') {
 		mod = end + 1;
 		if (mod < eol && *mod == '[')
