@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* past the last symbol, addresses this far still belong to it */
@@ -40,56 +41,67 @@ static int kallsyms__add(struct kallsyms *k, uint64_t addr, const char *name, co
 	return 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
+static const signed char hexdig[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
+	['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+	['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
 
-/* "ADDR TYPE NAME[\t[MODULE]]", NUL terminated in place */
-static int kallsyms__parse_line(struct kallsyms *k, char *line, bool *nonzero)
+/*
+ * "ADDR TYPE NAME[\t[MODULE]]" from @line up to @eol (its '\n' or the final NUL), NUL
+ * terminated in place; lines of other types are only checked.
+ */
+static int kallsyms__parse_line(struct kallsyms *k, char *line, char *eol, bool *nonzero)
 {
-	char *p = line, *name, *mod = "", *end;
+	const unsigned char *p = (const unsigned char *)line;
+	char *name, *mod = "", *end, *c;
 	uint64_t addr = 0;
-	int d, digits = 0;
+	int digits = 0;
 	char type;
 
-	while ((d = hexval(*p)) >= 0 && digits < 17) {
-		addr = addr << 4 | (uint64_t)d;
+	while (hexdig[*p] && digits < 17) {
+		addr = addr << 4 | (uint64_t)(hexdig[*p] - 1);
 		p++;
 		digits++;
 	}
-	if (!digits || digits > 16 || p[0] != ' ' || !p[1] || p[2] != ' ')
+	if (!digits || digits > 16 || p[0] != ' ' || !p[1] || p[1] == '\n' || p[2] != ' ')
 		return -EINVAL;
-	type = p[1];
+	type = (char)p[1];
 	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 		return 0;
-	name = p + 3;
-	end = name + strcspn(name, "\t ");
-	if (*end == '\t') {
+	name = (char *)p + 3;
+	end = memchr(name, '\t', (size_t)(eol - name)) ?: eol;
+	c = memchr(name, ' ', (size_t)(end - name));
+	if (c)
+		end = c;
+	if (end < eol && *end == '\t') {
 		mod = end + 1;
-		if (*mod == '[')
+		if (mod < eol && *mod == '[')
 			mod++;
-		mod[strcspn(mod, "]")] = '\0';
+		for (c = mod; c < eol && *c != ']'; c++)
+			;
+		*c = '\0';
 	}
 	*end = '\0';
-	if (!*name)
+	if (end == name)
 		return -EINVAL;
 	*nonzero |= addr != 0;
 	return kallsyms__add(k, addr, name, mod);
 }
 
-static int read_all(const char *file, char **out)
+static int read_all(const char *file, char **out, size_t *len)
 {
-	size_t cap = 1 << 20, n = 0;
+	size_t cap = 8 << 20, n = 0;
 	char *buf = NULL, *nb;
+	struct stat st;
 	ssize_t got;
 	int fd = open(file, O_RDONLY | O_CLOEXEC), ret = 0;
 
 	if (fd < 0)
 		return -errno;
+	/* a regular file says its size; /proc/kallsyms says 0 and is about 5 MB */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
+		cap = (size_t)st.st_size + 2;
 	for (;;) {
 		if (!buf || n + 1 >= cap) {
 			cap = buf ? 2 * cap : cap;
@@ -118,6 +130,7 @@ static int read_all(const char *file, char **out)
 	}
 	buf[n] = '\0';
 	*out = buf;
+	*len = n;
 	return 0;
 }
 
@@ -126,25 +139,25 @@ struct kallsyms *kallsyms__load(const char *path, struct errbuf *err)
 	struct kallsyms *k = calloc(1, sizeof(*k));
 	const char *file = path ? path : "/proc/kallsyms";
 	bool nonzero = false;
-	size_t lineno = 0;
-	char *line, *nl;
+	size_t lineno = 0, len = 0;
+	char *line, *nl, *stop;
 	int ret;
 
 	if (!k) {
 		err__set(err, -ENOMEM, "out of memory");
 		return NULL;
 	}
-	ret = read_all(file, &k->text);
+	ret = read_all(file, &k->text, &len);
 	if (ret) {
 		err__set(err, ret, "cannot open '%s': %s", file, strerror(-ret));
 		goto out_free;
 	}
-	for (line = k->text; *line; line = nl + 1) {
-		nl = strchr(line, '\n');
-		if (nl)
-			*nl = '\0';
+	for (line = k->text, stop = k->text + len; line < stop; line = nl + 1) {
+		nl = memchr(line, '\n', (size_t)(stop - line));
+		if (!nl)
+			nl = stop;
 		lineno++;
-		ret = *line ? kallsyms__parse_line(k, line, &nonzero) : 0;
+		ret = nl > line ? kallsyms__parse_line(k, line, nl, &nonzero) : 0;
 		if (ret == -ENOMEM) {
 			err__set(err, ret, "out of memory");
 			goto out_free;
@@ -153,8 +166,6 @@ struct kallsyms *kallsyms__load(const char *path, struct errbuf *err)
 			err__set(err, ret, "'%s' line %zu: not a kallsyms line", file, lineno);
 			goto out_free;
 		}
-		if (!nl)
-			break;
 	}
 	if (!k->nr) {
 		err__set(err, -ENOENT, "'%s' holds no kernel text symbol", file);

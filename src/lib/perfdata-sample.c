@@ -46,6 +46,15 @@ static const uint64_t *arr64(struct cur *c, uint64_t n)
 	return r;
 }
 
+/* popcount without a libgcc call on CPUs the build does not assume have one */
+static inline unsigned int bits64(uint64_t x)
+{
+	x -= (x >> 1) & 0x5555555555555555ULL;
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (unsigned int)((x * 0x0101010101010101ULL) >> 56);
+}
+
 static struct pd_evsel *evsel_of_sample(struct perf_file *f, const struct perf_event_header *h)
 {
 	uint64_t off;
@@ -281,7 +290,7 @@ int pd_sample_parse(struct perf_file *f, const struct perf_event_header *h,
 	s->evsel = (size_t)e->ev.idx < f->info.nr_evsels ? &f->info.evsels[e->ev.idx] : &e->ev;
 	s->misc = h->misc;
 	s->pid = s->tid = s->cpu = (uint32_t)-1;
-	need = 8 * __builtin_popcountll(t & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+	need = 8 * bits64(t & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
 					    PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
 					    PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
 					    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD));

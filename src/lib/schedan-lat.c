@@ -36,12 +36,16 @@ static uint64_t nearest_rank(const uint64_t *sorted, size_t n, double pct)
 	return sorted[(k > n ? n : k) - 1];
 }
 
-/* LSD radix sort, 16-bit digits; passes over digits that are all equal are skipped */
+/*
+ * LSD radix sort, 16-bit digits (8-bit below 256k values, where clearing and summing 64k
+ * counters would cost more than the extra passes); passes over digits that are all equal are
+ * skipped
+ */
 static int u64_sort(uint64_t *v, size_t n)
 {
 	uint64_t *tmp, *src = v, *dst, all_or = 0, all_and = ~0ull;
-	size_t i, *count;
-	int shift;
+	size_t i, *count, radix = n < (1u << 18) ? 256 : 65536;
+	unsigned int bits = radix == 256 ? 8 : 16, shift;
 
 	if (n < 64) {
 		for (i = 1; i < n; i++) {
@@ -55,7 +59,7 @@ static int u64_sort(uint64_t *v, size_t n)
 		return 0;
 	}
 	tmp = malloc(n * sizeof(*tmp));
-	count = malloc(65536 * sizeof(*count));
+	count = malloc(radix * sizeof(*count));
 	if (!tmp || !count) {
 		free(tmp);
 		free(count);
@@ -66,22 +70,22 @@ static int u64_sort(uint64_t *v, size_t n)
 		all_or |= v[i];
 		all_and &= v[i];
 	}
-	for (shift = 0; shift < 64; shift += 16) {
+	for (shift = 0; shift < 64; shift += bits) {
 		size_t sum = 0, c;
 		uint64_t *t;
 
-		if ((((all_or ^ all_and) >> shift) & 0xffff) == 0)
+		if ((((all_or ^ all_and) >> shift) & (radix - 1)) == 0)
 			continue;
-		memset(count, 0, 65536 * sizeof(*count));
+		memset(count, 0, radix * sizeof(*count));
 		for (i = 0; i < n; i++)
-			count[(src[i] >> shift) & 0xffff]++;
-		for (i = 0; i < 65536; i++) {
+			count[(src[i] >> shift) & (radix - 1)]++;
+		for (i = 0; i < radix; i++) {
 			c = count[i];
 			count[i] = sum;
 			sum += c;
 		}
 		for (i = 0; i < n; i++)
-			dst[count[(src[i] >> shift) & 0xffff]++] = src[i];
+			dst[count[(src[i] >> shift) & (radix - 1)]++] = src[i];
 		t = src;
 		src = dst;
 		dst = t;

@@ -18,6 +18,10 @@ struct symrep {
 	struct sym_stacks *paths, *folded;
 	uint64_t skid_samples, skid_period, total_period, skid_with_caller;
 	const char *skid_sym;
+	struct {
+		const char *sym;
+		bool skid;
+	} memo[64];		/* is_skid by symbol, direct mapped */
 	struct sym_loc frames[MAX_FRAMES];
 	const char *names[MAX_FRAMES];
 	char buf[8192], label[1024];
@@ -180,6 +184,20 @@ static int add_children(struct symrep *r, const struct stream_sample *s, const c
 	return 0;
 }
 
+/* symbol names are interned, so a name's answer can be kept by its address */
+static bool is_skid(struct symrep *r, const char *sym)
+{
+	size_t i = ((uintptr_t)sym >> 3 ^ (uintptr_t)sym >> 9) & (ARRAY_SIZE(r->memo) - 1);
+
+	if (!sym)
+		return false;
+	if (r->memo[i].sym != sym) {
+		r->memo[i].sym = sym;
+		r->memo[i].skid = symbols__is_skid(sym);
+	}
+	return r->memo[i].skid;
+}
+
 int symrep__sample(struct symrep *r, const struct stream_sample *s, size_t idx,
 		   const char *comm, const struct sym_loc **self)
 {
@@ -196,13 +214,13 @@ int symrep__sample(struct symrep *r, const struct stream_sample *s, size_t idx,
 		symbols__resolve(r->syms, s->pid, s->ip, s->misc & PERF_RECORD_MISC_CPUMODE_MASK,
 				 flags, &r->frames[0]);
 	r->total_period += s->period;
-	if (symbols__is_skid(r->frames[0].sym)) {
+	if (is_skid(r, r->frames[0].sym)) {
 		r->skid_samples++;
 		r->skid_period += s->period;
 		if (!r->skid_sym)
 			r->skid_sym = r->frames[0].sym;
 		r->skid_with_caller += r->chains ? nf > 1 : s->nr_callchain > 2;
-		while (r->cfg.skid_caller && nf > 1 && symbols__is_skid(r->frames[0].sym))
+		while (r->cfg.skid_caller && nf > 1 && is_skid(r, r->frames[0].sym))
 			memmove(r->frames, r->frames + 1, --nf * sizeof(r->frames[0]));
 	}
 	*self = &r->frames[0];
