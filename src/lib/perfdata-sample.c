@@ -7,53 +7,7 @@
 #include <event-parse.h>
 
 #include "perfdata-int.h"
-
-
-struct cur {
-	struct perf_file *f;
-	const uint8_t *p, *end;
-	uint64_t *scr;		/* next free scratch slot for swapped arrays */
-};
-
-static inline bool avail(const struct cur *c, uint64_t n)
-{
-	return (uint64_t)(c->end - c->p) >= n;
-}
-
-static inline uint64_t g64(struct cur *c)
-{
-	uint64_t v = pd_get64(c->f, c->p);
-
-	c->p += 8;
-	return v;
-}
-
-/* n u64s: in place when native, else swapped into scratch */
-static const uint64_t *arr64(struct cur *c, uint64_t n)
-{
-	const uint64_t *r = (const uint64_t *)c->p;
-	uint64_t i;
-
-	if (c->f->swap) {
-		uint64_t *d = c->scr;
-
-		for (i = 0; i < n; i++)
-			d[i] = pd_get64(c->f, c->p + 8 * i);
-		c->scr += n;
-		r = d;
-	}
-	c->p += 8 * n;
-	return r;
-}
-
-/* popcount without a libgcc call on CPUs the build does not assume have one */
-static inline unsigned int bits64(uint64_t x)
-{
-	x -= (x >> 1) & 0x5555555555555555ULL;
-	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-	return (unsigned int)((x * 0x0101010101010101ULL) >> 56);
-}
+#include "sample-parse.h"
 
 static struct pd_evsel *evsel_of_sample(struct perf_file *f, const struct perf_event_header *h)
 {
@@ -92,39 +46,16 @@ struct sid {
 static void parse_sid(struct perf_file *f, const struct perf_event_header *h, struct sid *s)
 {
 	struct pd_evsel *e = evsel_of_other(f, h);
-	uint64_t t;
-	struct cur c;
+	struct sample_trailer tr = { (uint32_t)-1, (uint32_t)-1, (uint32_t)-1, ~0ULL, 0 };
 
 	memset(s, 0, sizeof(*s));
-	s->time = ~0ULL;
-	s->pid = s->tid = s->cpu = (uint32_t)-1;
-	if (!e || !e->ev.attr.sample_id_all)
-		return;
-	t = e->sample_type;
-	s->len = e->sid_len;
-	if (s->len + 8 > h->size) {
-		s->len = 0;
-		return;
-	}
-	c.f = f;
-	c.p = (const uint8_t *)h + h->size - s->len;
-	if (t & PERF_SAMPLE_TID) {
-		s->pid = pd_get32(f, c.p);
-		s->tid = pd_get32(f, c.p + 4);
-		c.p += 8;
-	}
-	if (t & PERF_SAMPLE_TIME)
-		s->time = g64(&c);
-	if (t & PERF_SAMPLE_ID)
-		s->id = g64(&c);
-	if (t & PERF_SAMPLE_STREAM_ID)
-		c.p += 8;
-	if (t & PERF_SAMPLE_CPU) {
-		s->cpu = pd_get32(f, c.p);
-		c.p += 8;
-	}
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		s->id = g64(&c);
+	if (e && e->ev.attr.sample_id_all && !sample_trailer_parse(&e->ev.attr, f->swap, h, &tr))
+		s->len = e->sid_len;
+	s->pid = tr.pid;
+	s->tid = tr.tid;
+	s->cpu = tr.cpu;
+	s->time = tr.time;
+	s->id = tr.id;
 }
 
 int pd_record_time(struct perf_file *f, const struct perf_event_header *h, uint64_t *time)
@@ -144,140 +75,17 @@ int pd_record_time(struct perf_file *f, const struct perf_event_header *h, uint6
 	return 0;
 }
 
-static size_t read_size(uint64_t rf)
-{
-	size_t n = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
-
-	return n;
-}
-
-static int sample_tail(struct cur *c, const struct pd_evsel *e, struct stream_sample *s)
-{
-	const struct perf_event_attr *a = &e->ev.attr;
-	uint64_t t = e->sample_type, n;
-
-	if (t & PERF_SAMPLE_READ) {
-		uint64_t rf = a->read_format;
-		size_t hdr = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-			     !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
-
-		if (rf & PERF_FORMAT_GROUP) {
-			if (!avail(c, 8))
-				return -1;
-			n = pd_get64(c->f, c->p);
-			if (n > 4096 || !avail(c, 8 * (1 + hdr + n * read_size(rf))))
-				return -1;
-			s->read = arr64(c, 1 + hdr + n * read_size(rf));
-		} else {
-			n = hdr + read_size(rf);
-			if (!avail(c, 8 * n))
-				return -1;
-			s->read = arr64(c, n);
-		}
-	}
-	if (t & PERF_SAMPLE_CALLCHAIN) {
-		if (!avail(c, 8))
-			return -1;
-		n = g64(c);
-		if (n > (uint64_t)(c->end - c->p) / 8)
-			return -1;
-		s->nr_callchain = n;
-		s->callchain = arr64(c, n);
-	}
-	if (t & PERF_SAMPLE_RAW) {
-		if (!avail(c, 4))
-			return -1;
-		s->raw_size = pd_get32(c->f, c->p);
-		if (!avail(c, 4 + (uint64_t)s->raw_size))
-			return -1;
-		s->raw = c->p + 4;
-		c->p += (4 + (uint64_t)s->raw_size + 7) & ~7ULL;
-		if (c->p > c->end)
-			return -1;
-	}
-	if (t & PERF_SAMPLE_BRANCH_STACK) {
-		if (!avail(c, 8))
-			return -1;
-		n = g64(c);
-		if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) {
-			if (!avail(c, 8))
-				return -1;
-			c->p += 8;
-		}
-		if (n > (uint64_t)(c->end - c->p) / 24)
-			return -1;
-		s->nr_branches = n;
-		s->branches = (const struct perf_branch_entry *)arr64(c, 3 * n);
-	}
-	if (t & PERF_SAMPLE_REGS_USER) {
-		if (!avail(c, 8))
-			return -1;
-		s->user_regs_abi = g64(c);
-		if (s->user_regs_abi) {
-			n = __builtin_popcountll(a->sample_regs_user);
-			if (!avail(c, 8 * n))
-				return -1;
-			s->user_regs_mask = a->sample_regs_user;
-			s->user_regs = arr64(c, n);
-		}
-	}
-	if (t & PERF_SAMPLE_STACK_USER) {
-		if (!avail(c, 8))
-			return -1;
-		n = g64(c);
-		if (n) {
-			if (n > (uint64_t)(c->end - c->p) || !avail(c, n + 8))
-				return -1;
-			s->user_stack = c->p;
-			c->p += n;
-			s->user_stack_size = g64(c);
-			if (s->user_stack_size > n)
-				s->user_stack_size = n;
-		}
-	}
-	if (t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
-		if (!avail(c, 8))
-			return -1;
-		s->weight = g64(c);
-	}
-	if (t & PERF_SAMPLE_DATA_SRC) {
-		if (!avail(c, 8))
-			return -1;
-		s->data_src = g64(c);
-	}
-	if (t & PERF_SAMPLE_TRANSACTION) {
-		if (!avail(c, 8))
-			return -1;
-		s->transaction = g64(c);
-	}
-	if (t & PERF_SAMPLE_REGS_INTR) {
-		if (!avail(c, 8))
-			return -1;
-		if (g64(c)) {
-			n = __builtin_popcountll(a->sample_regs_intr);
-			if (!avail(c, 8 * n))
-				return -1;
-			c->p += 8 * n;
-		}
-	}
-	if (t & PERF_SAMPLE_PHYS_ADDR) {
-		if (!avail(c, 8))
-			return -1;
-		s->phys_addr = g64(c);
-	}
-	return 0;
-}
-
 int pd_sample_parse(struct perf_file *f, const struct perf_event_header *h,
 		    struct stream_sample *s, uint64_t off)
 {
 	struct pd_evsel *e = evsel_of_sample(f, h);
-	uint64_t t, need;
-	struct cur c;
+	uint64_t t;
+	int ret;
 
-	memset(s, 0, sizeof(*s));
-	if (!e)
+	if (!e) {
+		memset(s, 0, sizeof(*s));
 		return 1;
+	}
 	if (f->swap && f->scratch_len < h->size / 8u) {
 		free(f->scratch);
 		f->scratch = malloc(PERF_MAX_REC);
@@ -285,51 +93,19 @@ int pd_sample_parse(struct perf_file *f, const struct perf_event_header *h,
 			return -ENOMEM;
 		f->scratch_len = PERF_MAX_REC / 8;
 	}
-	c = (struct cur){ f, (const uint8_t *)(h + 1), (const uint8_t *)h + h->size, f->scratch };
 	t = e->sample_type;
+	ret = sample_parse(&e->ev.attr, f->swap, h, f->scratch, s);
 	s->evsel = (size_t)e->ev.idx < f->info.nr_evsels ? &f->info.evsels[e->ev.idx] : &e->ev;
-	s->misc = h->misc;
-	s->pid = s->tid = s->cpu = (uint32_t)-1;
-	need = 8 * bits64(t & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
-					    PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
-					    PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
-					    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD));
-	if (!avail(&c, need))
-		goto bad;
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		s->id = g64(&c);
-	if (t & PERF_SAMPLE_IP)
-		s->ip = g64(&c);
-	if (t & PERF_SAMPLE_TID) {
-		s->pid = pd_get32(f, c.p);
-		s->tid = pd_get32(f, c.p + 4);
-		c.p += 8;
-	}
-	if (t & PERF_SAMPLE_TIME)
-		s->time = g64(&c);
-	if (t & PERF_SAMPLE_ADDR)
-		s->addr = g64(&c);
-	if (t & PERF_SAMPLE_ID)
-		s->id = g64(&c);
-	if (t & PERF_SAMPLE_STREAM_ID)
-		s->stream_id = g64(&c);
-	if (t & PERF_SAMPLE_CPU) {
-		s->cpu = pd_get32(f, c.p);
-		c.p += 8;
-	}
-	s->period = e->ev.attr.sample_period;	/* perf's default without PERIOD */
-	if (t & PERF_SAMPLE_PERIOD)
-		s->period = g64(&c);
-	if (!(t & ~(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-		    PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
-		    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)))
-		return 0;
-	if (sample_tail(&c, e, s))
-		goto bad;
+	if (ret)
+		return pd_bad(f, off, "%s sample of %u bytes is too short for its sample_type 0x%llx",
+			      s->evsel->name, h->size, (unsigned long long)t);
+	if (!(t & PERF_SAMPLE_TID))
+		s->pid = s->tid = (uint32_t)-1;
+	if (!(t & PERF_SAMPLE_CPU))
+		s->cpu = (uint32_t)-1;
+	if (!(t & PERF_SAMPLE_PERIOD))
+		s->period = e->ev.attr.sample_period;	/* perf's default */
 	return 0;
-bad:
-	return pd_bad(f, off, "%s sample of %u bytes is too short for its sample_type 0x%llx",
-		      s->evsel->name, h->size, (unsigned long long)t);
 }
 
 /* a NUL-terminated string at p, at most len bytes, or a truncated copy */

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <byteswap.h>
 #include <check.h>
 #include <errno.h>
 #include <event-parse.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include "schedlens/sampler.h"
+#include "../../src/lib/sample-parse.h"
 
 START_TEST(test_parse_sample)
 {
@@ -76,6 +78,86 @@ START_TEST(test_sample_id)
 	ck_assert(pid == 5 && tid == 6 && t == 999 && cpu == 1 && id == 42);
 	h->size = 8 * 3;
 	ck_assert_int_eq(sample_id__parse(&a, h, &pid, &tid, &t, &cpu, &id), -EINVAL);
+}
+END_TEST
+
+#define TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+	      PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW)
+
+/* the record of test-sampler's test_parse_sample, u32 pairs as given, in either byte order */
+static void fill(uint64_t *buf, bool swap)
+{
+	const uint64_t w[] = { 77, 0xffffffff81000000ull, 0, 123456789, 0, 1, 2, 0xa, 0xb };
+	const uint32_t pairs[][2] = { { 10, 11 }, { 3, 0 }, { 12, 0xdeadbeef } };
+	const int at[] = { 3, 5, 10 };
+	uint32_t *u;
+	size_t i;
+
+	memset(buf, 0, 16 * 8);
+	for (i = 0; i < 9; i++)
+		buf[1 + i] = swap ? bswap_64(w[i]) : w[i];
+	for (i = 0; i < 3; i++) {
+		u = (uint32_t *)&buf[at[i]];
+		u[0] = swap ? bswap_32(pairs[i][0]) : pairs[i][0];
+		u[1] = swap ? bswap_32(pairs[i][1]) : pairs[i][1];
+	}
+	((struct perf_event_header *)buf)->type = PERF_RECORD_SAMPLE;
+	((struct perf_event_header *)buf)->size = 8 * 12;
+}
+
+START_TEST(test_both_orders)
+{
+	struct perf_event_attr a = { .sample_type = TYPE };
+	uint64_t buf[16], scratch[16];
+	struct perf_event_header *h = (void *)buf;
+	struct stream_sample s;
+	int swap;
+
+	for (swap = 0; swap < 2; swap++) {
+		fill(buf, swap);
+		ck_assert_int_eq(sample_parse(&a, swap, h, scratch, &s), 0);
+		ck_assert(s.id == 77 && s.ip == 0xffffffff81000000ull);
+		ck_assert(s.pid == 10 && s.tid == 11 && s.time == 123456789 && s.cpu == 3);
+		ck_assert(s.period == 1 && s.nr_callchain == 2);
+		ck_assert(s.callchain[0] == 0xa && s.callchain[1] == 0xb);
+		ck_assert(swap ? s.callchain == scratch : s.callchain == &buf[8]);
+		ck_assert_int_eq(s.raw_size, 12);
+		ck_assert_ptr_eq(s.raw, (const uint8_t *)&buf[10] + 4);
+		h->size = 8 * 11;
+		ck_assert_int_eq(sample_parse(&a, swap, h, scratch, &s), -EINVAL);
+	}
+}
+END_TEST
+
+START_TEST(test_trailer_both_orders)
+{
+	struct perf_event_attr a = { .sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID |
+						    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU };
+	uint64_t buf[8] = { 0 };
+	struct perf_event_header *h = (void *)buf;
+	struct sample_trailer t;
+	uint32_t *u = (uint32_t *)&buf[3];
+	int swap;
+
+	h->type = PERF_RECORD_COMM;
+	h->size = 8 * 7;
+	memset(&t, 0xff, sizeof(t));
+	ck_assert_int_eq(sample_trailer_parse(&a, false, h, &t), 0);
+	ck_assert(t.pid == (uint32_t)-1 && t.time == ~0ULL);	/* no sample_id_all: untouched */
+	a.sample_id_all = 1;
+	for (swap = 0; swap < 2; swap++) {
+		u[0] = swap ? bswap_32(5) : 5;
+		u[1] = swap ? bswap_32(6) : 6;
+		buf[4] = swap ? bswap_64(999) : 999;
+		u[4] = swap ? bswap_32(1) : 1;
+		buf[6] = swap ? bswap_64(42) : 42;
+		ck_assert_int_eq(sample_trailer_parse(&a, swap, h, &t), 0);
+		ck_assert(t.pid == 5 && t.tid == 6 && t.time == 999 && t.cpu == 1 && t.id == 42);
+	}
+	h->size = 8 * 4;
+	memset(&t, 0xff, sizeof(t));
+	ck_assert_int_eq(sample_trailer_parse(&a, false, h, &t), -EINVAL);
+	ck_assert(t.pid == (uint32_t)-1 && t.id == ~0ULL);
 }
 END_TEST
 
@@ -270,6 +352,8 @@ int main(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_parse_sample);
 	tcase_add_test(tc, test_sample_id);
+	tcase_add_test(tc, test_both_orders);
+	tcase_add_test(tc, test_trailer_both_orders);
 	tcase_add_test(tc, test_tracepoint_errors);
 	tcase_add_test(tc, test_live);
 	tcase_add_test(tc, test_follow_pid);
