@@ -238,6 +238,7 @@ int pd_evsel_add(struct perf_file *f, const struct perf_event_attr *attr, const 
 		e->sid_time_off = attr->sample_id_all && (t & PERF_SAMPLE_TIME) ?
 			8 * !!(t & PERF_SAMPLE_TID) : -1;
 	}
+	sample_layout__init(&e->layout, attr);
 	e->ev.idx = f->nr_evsels;
 	if (nr_ids) {
 		e->ev.ids = malloc(nr_ids * sizeof(uint64_t));

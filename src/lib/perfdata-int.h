@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "schedlens/perfdata.h"
+#include "sample-parse.h"
 
 struct ZSTD_DCtx_s;
 
@@ -33,6 +34,7 @@ struct pd_evsel {
 	uint16_t sid_len;		/* bytes of the sample_id trailer of other records */
 	int16_t sid_time_off;		/* offset of the time in that trailer, -1 without */
 	bool named;			/* name came from the file */
+	struct sample_layout layout;
 };
 
 /* One queued record: data points into the mmap or a refcounted chunk. */
@@ -40,15 +42,20 @@ struct pd_chunk {
 	size_t refs;
 	bool live;			/* still being filled */
 	size_t len;
+	struct pd_chunk **pool;		/* free list to go back to, else free() */
+	struct pd_chunk *next;
 	char data[];
 };
 
 struct pd_qent {
 	uint64_t time;
 	const struct perf_event_header *rec;
+	struct pd_evsel *evsel;		/* of a SAMPLE, found when it was queued */
 	struct pd_chunk *chunk;
 	uint64_t off;
 };
+
+struct head;
 
 struct pd_run {
 	size_t start, end;		/* live entries v[start..end), sorted by time */
@@ -59,7 +66,8 @@ struct pd_queue {
 	size_t nr, alloc, limit;
 	struct pd_run *runs;
 	size_t nr_runs, runs_alloc;
-	size_t *heap, heap_alloc;	/* merge: run indices by head time */
+	struct head *heap;		/* merge: run heads by time (perfdata-order.c) */
+	size_t heap_alloc;
 	uint64_t last, max_time, next_flush;
 };
 
@@ -97,6 +105,7 @@ struct perf_file {
 	size_t scratch_len;
 	char strbuf[4096];
 	/* pipe mode read buffer */
+	struct pd_chunk *chunk_pool;	/* FILE_CHUNK buffers to reuse */
 	uint8_t *pbuf;
 	size_t pbuf_len;
 	uint64_t pipe_off;
@@ -202,21 +211,35 @@ int pd_tracing_data(struct perf_file *f, const uint8_t *p, size_t size, uint64_t
 void pd_header_free(struct perf_file_header *h);
 
 /* perfdata-sample.c */
-int pd_sample_parse(struct perf_file *f, const struct perf_event_header *h,
+int pd_sample_parse(struct perf_file *f, struct pd_evsel *e, const struct perf_event_header *h,
 		    struct stream_sample *s, uint64_t off);
-/* time and event of any record; *time = ~0 when it has none */
-int pd_record_time(struct perf_file *f, const struct perf_event_header *h, uint64_t *time);
-int pd_deliver(struct perf_file *f, const struct perf_event_header *h, uint64_t off);
+/* the event of a SAMPLE, NULL when its id maps to none */
+struct pd_evsel *pd_evsel_of_sample(struct perf_file *f, const struct perf_event_header *h);
+/* time of any record, ~0 when it has none; @e: the event of a SAMPLE */
+uint64_t pd_record_time(struct perf_file *f, const struct perf_event_header *h,
+			const struct pd_evsel *e);
+int pd_deliver(struct perf_file *f, const struct perf_event_header *h, struct pd_evsel *e,
+	       uint64_t off);
 
 /* perfdata-order.c */
 int pd_queue_push(struct perf_file *f, const struct perf_event_header *h, uint64_t time,
-		  struct pd_chunk *chunk, uint64_t off);
+		  struct pd_evsel *e, struct pd_chunk *chunk, uint64_t off);
 int pd_queue_flush(struct perf_file *f, uint64_t limit);
 void pd_queue_free(struct perf_file *f);
+static inline void pd_chunk_free(struct pd_chunk *c)
+{
+	if (c->pool) {
+		c->next = *c->pool;
+		*c->pool = c;
+	} else {
+		free(c);
+	}
+}
+
 static inline void pd_chunk_put(struct pd_chunk *c)
 {
 	if (c && !--c->refs && !c->live)
-		free(c);
+		pd_chunk_free(c);
 }
 
 #endif

@@ -32,26 +32,29 @@ static int grow(void **p, size_t *alloc, size_t need, size_t elem)
 	return 0;
 }
 
-/* run heads in a min-heap on (head time, run index): ties go to the older run */
-static inline bool head_before(const struct pd_queue *q, size_t x, size_t y)
-{
-	uint64_t tx = q->v[q->runs[x].start].time, ty = q->v[q->runs[y].start].time;
+/* run heads in a min-heap on (head time, run index), the time cached: ties go to the older run */
+struct head {
+	uint64_t time;
+	size_t run;
+};
 
-	return tx < ty || (tx == ty && x < y);
+static inline bool head_before(const struct head *x, const struct head *y)
+{
+	return x->time < y->time || (x->time == y->time && x->run < y->run);
 }
 
-static void heap_down(const struct pd_queue *q, size_t *h, size_t n, size_t i)
+static void heap_down(struct head *h, size_t n, size_t i)
 {
-	size_t e = h[i];
+	struct head e = h[i];
 
 	for (;;) {
 		size_t c = 2 * i + 1;
 
 		if (c >= n)
 			break;
-		if (c + 1 < n && head_before(q, h[c + 1], h[c]))
+		if (c + 1 < n && head_before(&h[c + 1], &h[c]))
 			c++;
-		if (!head_before(q, h[c], e))
+		if (!head_before(&h[c], &e))
 			break;
 		h[i] = h[c];
 		i = c;
@@ -89,34 +92,54 @@ static void compact(struct pd_queue *q)
 	q->nr = out;
 }
 
+static inline int deliver_one(struct perf_file *f, const struct pd_qent *e)
+{
+	int ret = pd_deliver(f, e->rec, e->evsel, e->off);
+
+	pd_chunk_put(e->chunk);
+	return ret;
+}
+
 /* deliver the oldest entries, those not newer than limit, at most max of them */
 static int deliver(struct perf_file *f, uint64_t limit, size_t max)
 {
 	struct pd_queue *q = &f->q;
 	size_t k = q->nr_runs, n = k, r, done = 0;
-	size_t *h;
+	struct head *h;
 	int ret = 0;
 
+	if (k == 1) {	/* one sorted run: no merge */
+		struct pd_run *run = &q->runs[0];
+
+		while (run->start < run->end && done < max && q->v[run->start].time <= limit) {
+			ret = deliver_one(f, &q->v[run->start++]);
+			done++;
+			if (ret)
+				break;
+		}
+		compact(q);
+		return ret;
+	}
 	if (grow((void **)&q->heap, &q->heap_alloc, k, sizeof(*q->heap)))
 		return -ENOMEM;
 	h = q->heap;
 	for (r = 0; r < k; r++)
-		h[r] = r;
+		h[r] = (struct head){ q->v[q->runs[r].start].time, r };
 	for (r = n / 2; r-- > 0;)
-		heap_down(q, h, n, r);
+		heap_down(h, n, r);
 	while (n && done < max) {
-		struct pd_run *run = &q->runs[h[0]];
-		const struct pd_qent *e = &q->v[run->start];
+		struct pd_run *run = &q->runs[h[0].run];
 
-		if (e->time > limit)
+		if (h[0].time > limit)
 			break;
-		ret = pd_deliver(f, e->rec, e->off);
-		pd_chunk_put(e->chunk);
+		ret = deliver_one(f, &q->v[run->start]);
 		done++;
 		if (++run->start == run->end)
 			h[0] = h[--n];
+		else
+			h[0].time = q->v[run->start].time;
 		if (n > 1)
-			heap_down(q, h, n, 0);
+			heap_down(h, n, 0);
 		if (ret)
 			break;
 	}
@@ -130,7 +153,7 @@ int pd_queue_flush(struct perf_file *f, uint64_t limit)
 }
 
 int pd_queue_push(struct perf_file *f, const struct perf_event_header *h, uint64_t time,
-		  struct pd_chunk *chunk, uint64_t off)
+		  struct pd_evsel *e, struct pd_chunk *chunk, uint64_t off)
 {
 	struct pd_queue *q = &f->q;
 	size_t limit = q->limit ?: QUEUE_DEFAULT_LIMIT;
@@ -152,7 +175,7 @@ int pd_queue_push(struct perf_file *f, const struct perf_event_header *h, uint64
 		last = &q->runs[q->nr_runs++];
 		last->start = last->end = q->nr;
 	}
-	q->v[q->nr++] = (struct pd_qent){ time, h, chunk, off };
+	q->v[q->nr++] = (struct pd_qent){ time, h, e, chunk, off };
 	last->end++;
 	q->last = time;
 	if (chunk)

@@ -9,7 +9,7 @@
 #include "perfdata-int.h"
 #include "sample-parse.h"
 
-static struct pd_evsel *evsel_of_sample(struct perf_file *f, const struct perf_event_header *h)
+struct pd_evsel *pd_evsel_of_sample(struct perf_file *f, const struct perf_event_header *h)
 {
 	uint64_t off;
 
@@ -58,27 +58,23 @@ static void parse_sid(struct perf_file *f, const struct perf_event_header *h, st
 	s->id = tr.id;
 }
 
-int pd_record_time(struct perf_file *f, const struct perf_event_header *h, uint64_t *time)
+uint64_t pd_record_time(struct perf_file *f, const struct perf_event_header *h,
+			const struct pd_evsel *e)
 {
-	struct pd_evsel *e;
-
-	*time = ~0ULL;
 	if (h->type == PERF_RECORD_SAMPLE) {
-		e = evsel_of_sample(f, h);
 		if (e && e->time_off >= 0 && e->time_off + 8 <= h->size)
-			*time = pd_get64(f, (const uint8_t *)h + e->time_off);
-		return 0;
+			return pd_get64(f, (const uint8_t *)h + e->time_off);
+		return ~0ULL;
 	}
 	e = evsel_of_other(f, h);
 	if (e && e->sid_time_off >= 0 && e->sid_len + 8u <= h->size)
-		*time = pd_get64(f, (const uint8_t *)h + h->size - e->sid_len + e->sid_time_off);
-	return 0;
+		return pd_get64(f, (const uint8_t *)h + h->size - e->sid_len + e->sid_time_off);
+	return ~0ULL;
 }
 
-int pd_sample_parse(struct perf_file *f, const struct perf_event_header *h,
+int pd_sample_parse(struct perf_file *f, struct pd_evsel *e, const struct perf_event_header *h,
 		    struct stream_sample *s, uint64_t off)
 {
-	struct pd_evsel *e = evsel_of_sample(f, h);
 	uint64_t t;
 	int ret;
 
@@ -94,7 +90,7 @@ int pd_sample_parse(struct perf_file *f, const struct perf_event_header *h,
 		f->scratch_len = PERF_MAX_REC / 8;
 	}
 	t = e->sample_type;
-	ret = sample_parse(&e->ev.attr, f->swap, h, f->scratch, s);
+	ret = sample_parse_layout(&e->layout, &e->ev.attr, f->swap, h, f->scratch, s);
 	s->evsel = (size_t)e->ev.idx < f->info.nr_evsels ? &f->info.evsels[e->ev.idx] : &e->ev;
 	if (ret)
 		return pd_bad(f, off, "%s sample of %u bytes is too short for its sample_type 0x%llx",
@@ -209,14 +205,15 @@ static int deliver_other(struct perf_file *f, const struct perf_event_header *h,
 		      h->size);
 }
 
-int pd_deliver(struct perf_file *f, const struct perf_event_header *h, uint64_t off)
+int pd_deliver(struct perf_file *f, const struct perf_event_header *h, struct pd_evsel *e,
+	       uint64_t off)
 {
 	const struct stream_ops *o = f->ops;
 	struct stream_sample s;
 	int ret;
 
 	if (h->type == PERF_RECORD_SAMPLE) {
-		ret = pd_sample_parse(f, h, &s, off);
+		ret = pd_sample_parse(f, e, h, &s, off);
 		if (ret > 0) {
 			f->stats.nr_unknown_id++;
 			return 0;

@@ -216,26 +216,82 @@ static int sample_tail(struct cur *c, const struct perf_event_attr *a, struct st
 	return 0;
 }
 
-int sample_parse(const struct perf_event_attr *attr, bool swap, const struct perf_event_header *h,
-		 uint64_t *scratch, struct stream_sample *out)
+void sample_layout__init(struct sample_layout *l, const struct perf_event_attr *attr)
 {
-	struct cur c = { (const uint8_t *)(h + 1), (const uint8_t *)h + h->size, swap, scratch };
 	uint64_t t = attr->sample_type;
+	int8_t n = 0;
+
+	memset(l, 0, sizeof(*l));
+	l->sample_type = t;
+#define SLOT(bit, field) (l->field = (t & (bit)) ? n++ : -1)
+	l->id = -1;
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		l->id = n++;
+	SLOT(PERF_SAMPLE_IP, ip);
+	SLOT(PERF_SAMPLE_TID, tid);
+	SLOT(PERF_SAMPLE_TIME, time);
+	SLOT(PERF_SAMPLE_ADDR, addr);
+	if (t & PERF_SAMPLE_ID)
+		l->id = n++;
+	SLOT(PERF_SAMPLE_STREAM_ID, stream_id);
+	SLOT(PERF_SAMPLE_CPU, cpu);
+	SLOT(PERF_SAMPLE_PERIOD, period);
+#undef SLOT
+	l->fixed_len = 8 * n;
+	l->has_tail = t & ~FIXED_BITS;
+}
+
+static inline uint64_t slot64(const uint8_t *b, int8_t i, bool swap)
+{
+	uint64_t v;
+
+	if (i < 0)
+		return 0;
+	memcpy(&v, b + 8 * i, 8);
+	return swap ? bswap_64(v) : v;
+}
+
+static inline uint32_t slot32(const uint8_t *b, int8_t i, int half, bool swap)
+{
+	uint32_t v;
+
+	memcpy(&v, b + 8 * i + 4 * half, 4);
+	return swap ? bswap_32(v) : v;
+}
+
+int sample_parse_layout(const struct sample_layout *l, const struct perf_event_attr *attr,
+			bool swap, const struct perf_event_header *h, uint64_t *scratch,
+			struct stream_sample *out)
+{
+	const uint8_t *b = (const uint8_t *)(h + 1);
+	struct cur c = { b + l->fixed_len, (const uint8_t *)h + h->size, swap, scratch };
 
 	memset(out, 0, sizeof(*out));
 	out->misc = h->misc;
-	if (h->size < sizeof(*h) || !avail(&c, 8 * __builtin_popcountll(t & FIXED_BITS)))
+	if (h->size < sizeof(*h) + l->fixed_len)
 		return -EINVAL;
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		out->id = g64(&c);
-	if (t & PERF_SAMPLE_IP)
-		out->ip = g64(&c);
-	take_ids(&c, t, out);
-	if (t & PERF_SAMPLE_PERIOD)
-		out->period = g64(&c);
-	if (!(t & ~FIXED_BITS))
-		return 0;
-	return sample_tail(&c, attr, out);
+	out->ip = slot64(b, l->ip, swap);
+	out->time = slot64(b, l->time, swap);
+	out->addr = slot64(b, l->addr, swap);
+	out->id = slot64(b, l->id, swap);
+	out->stream_id = slot64(b, l->stream_id, swap);
+	out->period = slot64(b, l->period, swap);
+	if (l->tid >= 0) {
+		out->pid = slot32(b, l->tid, 0, swap);
+		out->tid = slot32(b, l->tid, 1, swap);
+	}
+	if (l->cpu >= 0)
+		out->cpu = slot32(b, l->cpu, 0, swap);
+	return l->has_tail ? sample_tail(&c, attr, out) : 0;
+}
+
+int sample_parse(const struct perf_event_attr *attr, bool swap, const struct perf_event_header *h,
+		 uint64_t *scratch, struct stream_sample *out)
+{
+	struct sample_layout l;
+
+	sample_layout__init(&l, attr);
+	return sample_parse_layout(&l, attr, swap, h, scratch, out);
 }
 
 int sample_trailer_parse(const struct perf_event_attr *attr, bool swap,
