@@ -263,6 +263,8 @@ int pd_evsel_add(struct perf_file *f, const struct perf_event_attr *attr, const 
 		}
 		e->ev.nr_ids = nr_ids;
 		f->ids_sorted = false;
+		free(f->id_dense);
+		f->id_dense = NULL;
 		memset(f->idcache, 0, sizeof(f->idcache));
 	}
 	perf_attr__name(attr, e->ev.name, sizeof(e->ev.name));
@@ -286,6 +288,16 @@ void pd_evsels_finish(struct perf_file *f)
 	if (!f->ids_sorted && f->nr_ids) {
 		qsort(f->ids, f->nr_ids, sizeof(*f->ids), cmp_id);
 		f->ids_sorted = true;
+	}
+	/* the kernel hands out ids from one counter: a table indexed by id is usually small */
+	free(f->id_dense);
+	f->id_dense = NULL;
+	if (f->nr_ids && f->ids[f->nr_ids - 1].id - f->ids[0].id < 4 * f->nr_ids + 4096) {
+		f->id_min = f->ids[0].id;
+		f->id_span = f->ids[f->nr_ids - 1].id - f->id_min + 1;
+		f->id_dense = calloc(f->id_span, sizeof(*f->id_dense));
+		for (i = 0; f->id_dense && i < f->nr_ids; i++)
+			f->id_dense[f->ids[i].id - f->id_min] = f->ids[i].evsel;
 	}
 	if (f->nr_evsels) {
 		f->id_pos = id_pos(f->evsels[0]->sample_type);
@@ -318,6 +330,9 @@ void pd_evsels_finish(struct perf_file *f)
 struct pd_evsel *pd_evsel_for_id(struct perf_file *f, uint64_t id)
 {
 	size_t lo = 0, hi = f->nr_ids, c = id & (ARRAY_SIZE(f->idcache) - 1);
+
+	if (f->id_dense)
+		return id - f->id_min < f->id_span ? f->id_dense[id - f->id_min] : NULL;
 
 	if (f->idcache[c].evsel && f->idcache[c].id == id)
 		return f->idcache[c].evsel;
@@ -358,6 +373,7 @@ void pd_evsels_free(struct perf_file *f)
 	}
 	free(f->evsels);
 	free(f->ids);
+	free(f->id_dense);
 	free(f->info.evsels);
 	free(f->event_types);
 }

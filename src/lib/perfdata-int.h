@@ -88,6 +88,8 @@ struct perf_file {
 	size_t nr_ids;
 	bool ids_sorted;
 	struct { uint64_t id; struct pd_evsel *evsel; } idcache[64];
+	struct pd_evsel **id_dense;	/* by id - id_min, when the ids are close together */
+	uint64_t id_min, id_span;
 	int id_pos, is_pos;		/* of the first event: sample id from front / from end */
 	struct tep_handle *tep;
 	void *tracing_data;

@@ -277,8 +277,7 @@ static int one_record(struct perf_file *f, const struct perf_event_header *h, ui
 			f->stats.nr_unknown++;
 		return ret;
 	}
-	ret = begin(f);
-	if (ret)
+	if (!f->begun && (ret = begin(f)))
 		return ret;
 	if (h->type > PERF_RECORD_AUX_OUTPUT_HW_ID || h->type == 0) {
 		f->stats.nr_unknown++;
