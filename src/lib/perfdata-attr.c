@@ -303,6 +303,19 @@ void pd_evsels_finish(struct perf_file *f)
 		f->id_pos = id_pos(f->evsels[0]->sample_type);
 		f->is_pos = is_pos(f->evsels[0]->sample_type);
 	}
+	for (i = 0; i < f->nr_evsels; i++) {
+		struct pd_evsel *e = f->evsels[i];
+		uint64_t t = e->sample_type;
+
+		memset(&e->tmpl, 0, sizeof(e->tmpl));
+		e->tmpl.evsel = &e->ev;
+		if (!(t & PERF_SAMPLE_TID))
+			e->tmpl.pid = e->tmpl.tid = (uint32_t)-1;
+		if (!(t & PERF_SAMPLE_CPU))
+			e->tmpl.cpu = (uint32_t)-1;
+		if (!(t & PERF_SAMPLE_PERIOD))
+			e->tmpl.period = e->ev.attr.sample_period;	/* perf's default */
+	}
 	arr = realloc(f->info.evsels, (f->nr_evsels ?: 1) * sizeof(*arr));
 	if (!arr)
 		return;
@@ -325,6 +338,8 @@ void pd_evsels_finish(struct perf_file *f)
 	}
 	f->info.evsels = arr;
 	f->info.nr_evsels = f->nr_evsels;
+	for (i = 0; i < f->nr_evsels; i++)
+		f->evsels[i]->tmpl.evsel = &arr[i];
 }
 
 struct pd_evsel *pd_evsel_for_id(struct perf_file *f, uint64_t id)

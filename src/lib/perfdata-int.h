@@ -26,6 +26,7 @@ struct ZSTD_DCtx_s;
 #define PERF_FILE_HDR_SZ 104
 #define PERF_PIPE_HDR_SZ 16
 #define PERF_MAX_REC	 (1u << 16)
+#define PD_QUEUE_DEFAULT_LIMIT (4u << 20)	/* records queued before the oldest half goes */
 
 struct pd_evsel {
 	struct stream_evsel ev;
@@ -35,6 +36,7 @@ struct pd_evsel {
 	int16_t sid_time_off;		/* offset of the time in that trailer, -1 without */
 	bool named;			/* name came from the file */
 	struct sample_layout layout;
+	struct stream_sample tmpl;	/* what a sample starts from: event, defaults */
 };
 
 /* One queued record: data points into the mmap or a refcounted chunk. */
@@ -197,6 +199,32 @@ static inline const uint8_t *rbytes(struct rd *r, uint64_t n)
 int pd_bad(struct perf_file *f, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+struct pd_evsel *pd_evsel_for_id(struct perf_file *f, uint64_t id);
+
+/* the event of sample id @id: a table lookup when the ids are dense */
+static inline struct pd_evsel *pd_evsel_by_id(struct perf_file *f, uint64_t id)
+{
+	if (f->id_dense)
+		return id - f->id_min < f->id_span ? f->id_dense[id - f->id_min] : NULL;
+	return pd_evsel_for_id(f, id);
+}
+
+/* the event of a SAMPLE, NULL when its id maps to none */
+static inline struct pd_evsel *pd_evsel_of_sample_inl(struct perf_file *f,
+						      const struct perf_event_header *h)
+{
+	uint64_t off;
+
+	if (f->nr_evsels == 1 || (f->nr_evsels > 1 && f->id_pos < 0))
+		return f->evsels[0];
+	if (!f->nr_evsels)
+		return NULL;
+	off = 8 + 8 * (uint64_t)f->id_pos;
+	if (off + 8 > h->size)
+		return NULL;
+	return pd_evsel_by_id(f, pd_get64(f, (const uint8_t *)h + off));
+}
+
 /* perfdata-attr.c */
 int pd_attr_read(struct perf_file *f, const void *p, size_t avail, struct perf_event_attr *attr,
 		 size_t *consumed, uint64_t off);
@@ -226,6 +254,34 @@ int pd_deliver(struct perf_file *f, const struct perf_event_header *h, struct pd
 /* perfdata-order.c */
 int pd_queue_push(struct perf_file *f, const struct perf_event_header *h, uint64_t time,
 		  struct pd_evsel *e, struct pd_chunk *chunk, uint64_t off);
+/* store a record at the end of the queue, in run @last */
+static inline void pd_queue_append(struct pd_queue *q, struct pd_run *last,
+				   const struct perf_event_header *h, uint64_t time,
+				   struct pd_evsel *e, struct pd_chunk *chunk, uint64_t off)
+{
+	q->v[q->nr++] = (struct pd_qent){ time, h, e, chunk, off };
+	last->end++;
+	q->last = time;
+	if (chunk)
+		chunk->refs++;
+	if (time > q->max_time)
+		q->max_time = time;
+}
+
+/* pd_queue_push() when the record extends the last run and there is room: most of them */
+static inline int pd_queue_push_inl(struct perf_file *f, const struct perf_event_header *h,
+				    uint64_t time, struct pd_evsel *e, struct pd_chunk *chunk,
+				    uint64_t off)
+{
+	struct pd_queue *q = &f->q;
+	struct pd_run *last = q->nr_runs ? &q->runs[q->nr_runs - 1] : NULL;
+
+	if (!last || last->end != q->nr || time < q->last || q->nr == q->alloc ||
+	    q->nr - q->runs[0].start >= (q->limit ?: PD_QUEUE_DEFAULT_LIMIT))
+		return pd_queue_push(f, h, time, e, chunk, off);
+	pd_queue_append(q, last, h, time, e, chunk, off);
+	return 0;
+}
 int pd_queue_flush(struct perf_file *f, uint64_t limit);
 void pd_queue_free(struct perf_file *f);
 static inline void pd_chunk_free(struct pd_chunk *c)

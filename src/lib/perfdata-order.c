@@ -13,7 +13,6 @@
 
 #include "perfdata-int.h"
 
-#define QUEUE_DEFAULT_LIMIT (4u << 20)
 
 static int grow(void **p, size_t *alloc, size_t need, size_t elem)
 {
@@ -43,7 +42,7 @@ static inline bool head_before(const struct head *x, const struct head *y)
 	return x->time < y->time || (x->time == y->time && x->run < y->run);
 }
 
-static void heap_down(struct head *h, size_t n, size_t i)
+static inline void heap_down(struct head *h, size_t n, size_t i)
 {
 	struct head e = h[i];
 
@@ -127,22 +126,30 @@ static int deliver(struct perf_file *f, uint64_t limit, size_t max)
 		h[r] = (struct head){ q->v[q->runs[r].start].time, r };
 	for (r = n / 2; r-- > 0;)
 		heap_down(h, n, r);
-	while (n && done < max) {
+	while (n && done < max && !ret) {
 		struct pd_run *run = &q->runs[h[0].run];
+		struct head next = { ~0ULL, SIZE_MAX };	/* the smaller child: what to beat */
 
-		if (h[0].time > limit)
-			break;
-		ret = deliver_one(f, &q->v[run->start]);
-		done++;
-		if (++run->start == run->end)
-			h[0] = h[--n];
-		else
+		if (n > 1)
+			next = h[1];
+		if (n > 2 && head_before(&h[2], &next))
+			next = h[2];
+		/* a run's records go out in a row until another run's head is older */
+		do {
+			if (h[0].time > limit)
+				goto out;
+			ret = deliver_one(f, &q->v[run->start]);
+			done++;
+			if (++run->start == run->end) {
+				h[0] = h[--n];
+				break;
+			}
 			h[0].time = q->v[run->start].time;
+		} while (!ret && done < max && head_before(&h[0], &next));
 		if (n > 1)
 			heap_down(h, n, 0);
-		if (ret)
-			break;
 	}
+out:
 	compact(q);
 	return ret;
 }
@@ -156,7 +163,7 @@ int pd_queue_push(struct perf_file *f, const struct perf_event_header *h, uint64
 		  struct pd_evsel *e, struct pd_chunk *chunk, uint64_t off)
 {
 	struct pd_queue *q = &f->q;
-	size_t limit = q->limit ?: QUEUE_DEFAULT_LIMIT;
+	size_t limit = q->limit ?: PD_QUEUE_DEFAULT_LIMIT;
 	struct pd_run *last;
 	int ret;
 
@@ -175,13 +182,7 @@ int pd_queue_push(struct perf_file *f, const struct perf_event_header *h, uint64
 		last = &q->runs[q->nr_runs++];
 		last->start = last->end = q->nr;
 	}
-	q->v[q->nr++] = (struct pd_qent){ time, h, e, chunk, off };
-	last->end++;
-	q->last = time;
-	if (chunk)
-		chunk->refs++;
-	if (time > q->max_time)
-		q->max_time = time;
+	pd_queue_append(q, last, h, time, e, chunk, off);
 	return 0;
 }
 

@@ -245,6 +245,15 @@ void sample_layout__init(struct sample_layout *l, const struct perf_event_attr *
 #undef SLOT
 	l->fixed_len = 8 * n;
 	l->has_tail = t & ~FIXED_BITS;
+	l->raw_only = (t & ~FIXED_BITS) == PERF_SAMPLE_RAW;
+}
+
+int sample_parse_tail(const struct perf_event_attr *attr, bool swap, const uint8_t *p,
+		      const uint8_t *end, uint64_t *scratch, struct stream_sample *out)
+{
+	struct cur c = { p, end, swap, scratch };
+
+	return sample_tail(&c, attr, out);
 }
 
 static inline uint64_t slot64(const uint8_t *b, int8_t i, bool swap)
