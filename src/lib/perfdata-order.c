@@ -10,9 +10,34 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "perfdata-int.h"
 
+
+/*
+ * The entries live in memory aligned to and advised as 2 MB pages: their 4 kB pages would
+ * fault one by one, ~13 us each on a VM, and a queue of two rounds touches megabytes.
+ */
+#define HUGE_PAGE (2u << 20)
+
+static int grow_entries(struct pd_queue *q, size_t need)
+{
+	size_t n = q->alloc ? q->alloc : HUGE_PAGE / sizeof(*q->v);
+	void *mem;
+
+	while (n < need)
+		n *= 2;
+	if (posix_memalign(&mem, HUGE_PAGE, n * sizeof(*q->v)))
+		return -ENOMEM;
+	madvise(mem, n * sizeof(*q->v), MADV_HUGEPAGE);
+	if (q->nr)
+		memcpy(mem, q->v, q->nr * sizeof(*q->v));
+	free(q->v);
+	q->v = mem;
+	q->alloc = n;
+	return 0;
+}
 
 static int grow(void **p, size_t *alloc, size_t need, size_t elem)
 {
@@ -172,7 +197,7 @@ int pd_queue_push(struct perf_file *f, const struct perf_event_header *h, uint64
 		if (ret)
 			return ret;
 	}
-	if (q->nr == q->alloc && grow((void **)&q->v, &q->alloc, q->nr + 1, sizeof(*q->v)))
+	if (q->nr == q->alloc && grow_entries(q, q->nr + 1))
 		return -ENOMEM;
 	last = q->nr_runs ? &q->runs[q->nr_runs - 1] : NULL;
 	if (!last || last->end != q->nr || time < q->last) {
