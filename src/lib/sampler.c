@@ -109,6 +109,10 @@ static int sampler__add_events(struct sampler *s, const struct sampler_opts *o,
 			a->type = PERF_TYPE_SOFTWARE;
 			a->config = PERF_COUNT_SW_DUMMY;
 			a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
+			/* DWARF unwinding reads .eh_frame_hdr from read-only segments too */
+			for (size_t j = 0; j < o->nr_events; j++)
+				if (o->events[j].attr.sample_type & PERF_SAMPLE_STACK_USER)
+					a->mmap_data = 1;
 			snprintf(ev->name, sizeof(ev->name), "dummy:tracking");
 		}
 		a->size = sizeof(*a);
