@@ -15,30 +15,6 @@
 #include "perfdata-int.h"
 
 
-/*
- * The entries live in memory aligned to and advised as 2 MB pages: their 4 kB pages would
- * fault one by one, ~13 us each on a VM, and a queue of two rounds touches megabytes.
- */
-#define HUGE_PAGE (2u << 20)
-
-static int grow_entries(struct pd_queue *q, size_t need)
-{
-	size_t n = q->alloc ? q->alloc : HUGE_PAGE / sizeof(*q->v);
-	void *mem;
-
-	while (n < need)
-		n *= 2;
-	if (posix_memalign(&mem, HUGE_PAGE, n * sizeof(*q->v)))
-		return -ENOMEM;
-	madvise(mem, n * sizeof(*q->v), MADV_HUGEPAGE);
-	if (q->nr)
-		memcpy(mem, q->v, q->nr * sizeof(*q->v));
-	free(q->v);
-	q->v = mem;
-	q->alloc = n;
-	return 0;
-}
-
 static int grow(void **p, size_t *alloc, size_t need, size_t elem)
 {
 	size_t n = *alloc ? *alloc : 4096;
@@ -53,6 +29,34 @@ static int grow(void **p, size_t *alloc, size_t need, size_t elem)
 		return -ENOMEM;
 	*p = q;
 	*alloc = n;
+	return 0;
+}
+
+/*
+ * The entries live in memory aligned to and advised as 2 MB pages: their 4 kB pages would
+ * fault one by one, ~13 us each on a VM, and a queue of two rounds touches megabytes.
+ */
+#define HUGE_PAGE (2u << 20)
+
+static int grow_entries(struct pd_queue *q, size_t need)
+{
+	size_t n = q->alloc ? q->alloc * 2 : 1024;
+	void *mem;
+
+	while (n < need)
+		n *= 2;
+	if (n * sizeof(*q->v) < HUGE_PAGE / 16)	/* small files stay small */
+		return grow((void **)&q->v, &q->alloc, n, sizeof(*q->v));
+	if (n * sizeof(*q->v) < HUGE_PAGE)
+		n = HUGE_PAGE / sizeof(*q->v);
+	if (posix_memalign(&mem, HUGE_PAGE, n * sizeof(*q->v)))
+		return -ENOMEM;
+	madvise(mem, n * sizeof(*q->v), MADV_HUGEPAGE);
+	if (q->nr)
+		memcpy(mem, q->v, q->nr * sizeof(*q->v));
+	free(q->v);
+	q->v = mem;
+	q->alloc = n;
 	return 0;
 }
 

@@ -98,6 +98,10 @@ static struct pd_chunk *chunk_get(struct perf_file *f)
 {
 	struct pd_chunk *c = f->chunk_pool;
 
+	/* a small data section fits one plain buffer: no huge page to clear */
+	if (f->hdr.data_size + sizeof(*c) < FILE_CHUNK / 2)
+		return chunk_new(f->hdr.data_size ?: 1);
+
 	if (c) {
 		f->chunk_pool = c->next;
 	} else {
