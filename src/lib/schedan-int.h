@@ -76,7 +76,7 @@ struct schedan {
 	uint64_t nr_short;		/* payloads too short for their format: skipped */
 	bool waking_mode;		/* wakeups start at sched_waking */
 	struct kallsyms *own_ksyms;	/* loaded here when the caller gave none */
-	bool ksyms_tried;
+	bool ksyms_tried, ksyms_failed;
 	/* tasks: array + open-addressing index by tid */
 	struct task **tasks;
 	size_t nr_tasks, cap_tasks;

@@ -501,27 +501,54 @@ static int on_migrate(struct schedan *a, const struct stream_sample *s)
 	return 0;
 }
 
-static void schedan__load_ksyms(struct schedan *a)
+/*
+ * The symbols for @addrs (0: none): the first time loaded from kallsyms_path only as far as
+ * they need, read on later for addresses past that
+ */
+static void schedan__ksyms(struct schedan *a, const uint64_t *addrs, size_t n)
 {
 	struct errbuf err = { "" };
-	size_t len = strlen(a->warnings);
+	size_t len = strlen(a->warnings), i;
+	uint64_t max = 0;
 
-	a->ksyms_tried = true;
-	if (a->opts.ksyms)
+	for (i = 0; i < n; i++)
+		if (addrs[i] > max)
+			max = addrs[i];
+	if (!max)
 		return;
-	a->own_ksyms = kallsyms__load(a->opts.kallsyms_path, &err);
-	a->opts.ksyms = a->own_ksyms;
-	if (!a->own_ksyms && len < sizeof(a->warnings))
-		snprintf(a->warnings + len, sizeof(a->warnings) - len,
-			 "%s: IPI call sites left as addresses\n", err.msg);
+	if (!a->ksyms_tried) {
+		a->ksyms_tried = true;
+		if (a->opts.ksyms)
+			return;
+		a->own_ksyms = kallsyms__load_upto(a->opts.kallsyms_path, max, &err);
+		a->opts.ksyms = a->own_ksyms;
+		if (!a->own_ksyms && len < sizeof(a->warnings))
+			snprintf(a->warnings + len, sizeof(a->warnings) - len,
+				 "%s: IPI call sites left as addresses\n", err.msg);
+		return;
+	}
+	if (!a->own_ksyms || a->ksyms_failed)
+		return;
+	for (i = 0; i < n; i++) {
+		if (!addrs[i] || kallsyms__covers(a->own_ksyms, addrs[i]))
+			continue;
+		if (kallsyms__extend(a->own_ksyms, addrs[i], &err)) {
+			a->ksyms_failed = true;
+			if (len < sizeof(a->warnings))
+				snprintf(a->warnings + len, sizeof(a->warnings) - len,
+					 "%s: some IPI call sites left as addresses\n", err.msg);
+			return;
+		}
+	}
 }
 
 static bool ipi__is_wakelist(struct schedan *a, uint64_t callsite, uint64_t callback)
 {
+	const uint64_t addrs[] = { callsite, callback };
 	const struct ksym *cs, *cb;
 
-	if (!a->ksyms_tried)
-		schedan__load_ksyms(a);
+	if (!a->ksyms_tried || a->own_ksyms)
+		schedan__ksyms(a, addrs, 2);
 
 	if (!a->opts.ksyms)
 		return callback != 0;
