@@ -8,14 +8,27 @@
 #include "schedlens/schedan.h"
 #include "schedlens/topology.h"
 
-struct u64vec {
-	uint64_t *v;
+/* one wakeup latency, of task number @task, path class @cls */
+struct lat_rec {
+	uint64_t ns;
+	uint32_t task, cls;
+};
+
+struct latvec {
+	struct lat_rec *v;
 	size_t n, cap;
-	size_t sorted;		/* n when last sorted */
+};
+
+struct comm_group {
+	char comm[16];
+	uint64_t tasks;
+	struct schedan_lat lat;
+	uint32_t id;
 };
 
 struct task {
 	uint32_t tid, ppid;
+	uint32_t nr;			/* its number in schedan.tasks */
 	char comm[16];
 	bool included, exited;
 	int oncpu;			/* the CPU it runs on, -1 when not running */
@@ -26,7 +39,9 @@ struct task {
 	enum wake_class pending_class;	/* once the window closed */
 	uint64_t switches, run_ns, max_run_ns, wait_ns, sleep_ns;
 	uint64_t migrations[MIGR__NR], wakeup_migrations;
-	struct u64vec lat;
+	uint64_t nr_lat;		/* wakeup latencies (included tasks only) */
+	struct schedan_lat lat;		/* their percentiles, by schedan__percentiles() */
+	uint32_t comm_group;		/* its number in schedan.comms, likewise */
 	/* as a waker */
 	uint32_t last_wakee;
 	uint64_t wakings, flips;
@@ -40,6 +55,16 @@ struct window {
 	bool open, woke_here, ipi_wakelist, ipi_resched, poll;
 	uint32_t wakee;
 	int dst;
+	struct task *wakee_t;
+};
+
+/* where a tracepoint field is in the payload */
+struct fld {
+	uint32_t off, size;
+};
+
+struct tid_slot {
+	uint32_t tid, nr;	/* task number + 1, 0 empty */
 };
 
 struct ipi_key {
@@ -71,6 +96,8 @@ struct schedan {
 	size_t nr_kinds;
 	bool has[EV__NR];
 	struct tep_format_field *f[EV__NR][6];
+	struct fld fl[EV__NR][6];
+	uint32_t comm_len[EV__NR][6];	/* bytes of a comm field to copy, 0: not usable */
 	uint32_t min_raw[EV__NR];	/* payload bytes the fields used need */
 	bool native;			/* payload in this host's byte order: read fields directly */
 	uint64_t nr_short;		/* payloads too short for their format: skipped */
@@ -80,16 +107,23 @@ struct schedan {
 	/* tasks: array + open-addressing index by tid */
 	struct task **tasks;
 	size_t nr_tasks, cap_tasks;
-	uint32_t *index;	/* task number + 1, 0 empty */
+	struct tid_slot *index;
 	size_t index_cap;
 	/* per CPU */
 	uint64_t *cpu_last_switch;
+	struct task **cpu_curr;		/* the task last switched in, NULL when not known */
 	struct window *win;
 	int nr_cpus;
 	/* totals */
 	uint64_t first_time, last_time;
 	uint64_t class_count[WAKE__NR];
-	struct u64vec class_lat[WAKE__NR], all_lat;
+	struct latvec lats;		/* every latency of an included task */
+	uint64_t gen;			/* records taken in: percentiles are of this many */
+	uint64_t lat_gen;
+	bool lat_done;
+	struct schedan_lat lat_all, lat_class[WAKE__NR];
+	struct comm_group *comms;
+	size_t nr_comms;
 	uint64_t migr[MIGR__NR], wakeup_migr;
 	struct ipi_key *ipis;
 	size_t nr_ipis, cap_ipis;
@@ -98,8 +132,19 @@ struct schedan {
 	bool have_stats;
 };
 
-int u64vec__push(struct u64vec *v, uint64_t x);
-/* Sort @v and fill @out with nearest-rank percentiles. */
-void u64vec__lat(struct u64vec *v, struct schedan_lat *out);
+int latvec__grow(struct latvec *v);
+
+static inline int latvec__push(struct latvec *v, uint64_t ns, uint32_t task, uint32_t cls)
+{
+	if (v->n == v->cap && latvec__grow(v))
+		return -1;
+	v->v[v->n++] = (struct lat_rec){ ns, task, cls };
+	return 0;
+}
+/*
+ * Fill lat_all, lat_class, each task's lat and comms (most wakeups first) with nearest-rank
+ * percentiles of what came in so far; 0 or -ENOMEM.
+ */
+int schedan__percentiles(struct schedan *a);
 
 #endif
