@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "schedlens/kallsyms.h"
+#include "schedlens/hugebuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +19,8 @@
 struct kallsyms {
 	struct ksym *syms;
 	size_t nr, cap;
-	char **bufs;		/* the file's text, names point into it */
+	struct hugebuf syms_buf;
+	struct hugebuf *bufs;	/* the file's text, names point into it */
 	size_t nr_bufs;
 	/* reading, until the whole file is in */
 	int fd;			/* -1 when done (or failed) */
@@ -42,13 +44,10 @@ static int ksym_cmp(const void *a, const void *b)
 static int kallsyms__add(struct kallsyms *k, uint64_t addr, const char *name, const char *mod)
 {
 	if (k->nr == k->cap) {
-		size_t cap = k->cap ? 2 * k->cap : 65536;
-		struct ksym *ns = realloc(k->syms, cap * sizeof(*ns));
-
-		if (!ns)
+		if (hugebuf__reserve(&k->syms_buf, (k->cap + 1) * sizeof(*k->syms)))
 			return -ENOMEM;
-		k->syms = ns;
-		k->cap = cap;
+		k->syms = k->syms_buf.p;
+		k->cap = k->syms_buf.cap / sizeof(*k->syms);
 	}
 	if (!k->nr)
 		k->lo = addr;
@@ -77,10 +76,23 @@ static int kallsyms__parse_line(struct kallsyms *k, char *line, char *eol)
 	int digits = 0;
 	char type;
 
-	while (hexdig[*p] && digits < 17) {
-		addr = addr << 4 | (uint64_t)(hexdig[*p] - 1);
-		p++;
-		digits++;
+	if (eol - line > 18 && line[16] == ' ') {
+		/* the usual 64-bit line: 16 digits, checked all at once */
+		int bad = 0, i;
+
+#pragma GCC unroll 16
+		for (i = 0; i < 16; i++) {
+			bad |= hexdig[p[i]] - 1;
+			addr = addr << 4 | (uint64_t)((hexdig[p[i]] - 1) & 15);
+		}
+		if (bad >= 0) {
+			p += 16;
+			digits = 16;
+		}
+	}
+	if (!digits) {
+		for (addr = 0; hexdig[*p] && digits < 17; p++, digits++)
+			addr = addr << 4 | (uint64_t)(hexdig[*p] - 1);
 	}
 	if (!digits || digits > 16 || p[0] != ' ' || !p[1] || p[1] == '\n' || p[2] != ' ')
 		return -EINVAL;
@@ -143,22 +155,21 @@ static int kallsyms__parse(struct kallsyms *k, uint64_t addr, bool eof, struct e
 static int kallsyms__new_buf(struct kallsyms *k, size_t cap)
 {
 	size_t tail = k->buf ? k->len - k->parsed : 0;
-	char **nb = realloc(k->bufs, (k->nr_bufs + 1) * sizeof(*nb));
-	char *b;
+	struct hugebuf *nb = realloc(k->bufs, (k->nr_bufs + 1) * sizeof(*nb));
+	struct hugebuf b = { 0 };
 
 	if (!nb)
 		return -ENOMEM;
 	k->bufs = nb;
 	if (cap < 2 * tail + STEP)
 		cap = 2 * tail + STEP;
-	b = malloc(cap);
-	if (!b)
+	if (hugebuf__reserve(&b, cap))
 		return -ENOMEM;
 	if (tail)
-		memcpy(b, k->buf + k->parsed, tail);
+		memcpy(b.p, k->buf + k->parsed, tail);
 	k->bufs[k->nr_bufs++] = b;
-	k->buf = b;
-	k->cap_buf = cap;
+	k->buf = b.p;
+	k->cap_buf = b.cap;
 	k->len = tail;
 	k->parsed = 0;
 	return 0;
@@ -296,9 +307,9 @@ void kallsyms__delete(struct kallsyms *k)
 	if (k->fd >= 0)
 		close(k->fd);
 	for (i = 0; i < k->nr_bufs; i++)
-		free(k->bufs[i]);
+		hugebuf__free(&k->bufs[i]);
 	free(k->bufs);
-	free(k->syms);
+	hugebuf__free(&k->syms_buf);
 	free(k->file);
 	free(k);
 }

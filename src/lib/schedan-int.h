@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "schedlens/hugebuf.h"
 #include "schedlens/schedan.h"
 #include "schedlens/topology.h"
 
@@ -17,6 +18,7 @@ struct lat_rec {
 struct latvec {
 	struct lat_rec *v;
 	size_t n, cap;
+	struct hugebuf buf;	/* v's memory */
 };
 
 struct comm_group {
@@ -133,6 +135,7 @@ struct schedan {
 };
 
 int latvec__grow(struct latvec *v);
+void latvec__free(struct latvec *v);
 
 static inline int latvec__push(struct latvec *v, uint64_t ns, uint32_t task, uint32_t cls)
 {

@@ -17,14 +17,17 @@
 
 int latvec__grow(struct latvec *v)
 {
-	size_t cap = v->cap ? 2 * v->cap : 1024;
-	struct lat_rec *nv = realloc(v->v, cap * sizeof(*nv));
-
-	if (!nv)
+	if (hugebuf__reserve(&v->buf, (v->cap + 1) * sizeof(*v->v)))
 		return -ENOMEM;
-	v->v = nv;
-	v->cap = cap;
+	v->v = v->buf.p;
+	v->cap = v->buf.cap / sizeof(*v->v);
 	return 0;
+}
+
+void latvec__free(struct latvec *v)
+{
+	hugebuf__free(&v->buf);
+	memset(v, 0, sizeof(*v));
 }
 
 static int rec_cmp(const void *x, const void *y)
@@ -34,12 +37,19 @@ static int rec_cmp(const void *x, const void *y)
 	return a->ns < b->ns ? -1 : a->ns > b->ns;
 }
 
-/* LSD radix sort by ns, all digit counts in one pass; digits that never differ are skipped */
-static void recs_sort(struct lat_rec *v, size_t n)
+/*
+ * LSD radix sort of @lv by ns, all digit counts in one pass; digits that never differ are
+ * skipped. The sorted records may end up in another buffer, which @lv then takes.
+ */
+static void recs_sort(struct latvec *lv)
 {
+	struct lat_rec *v = lv->v;
+	size_t n = lv->n;
+	struct hugebuf tb = { 0 };
 	struct lat_rec *tmp, *src = v, *dst, *t;
 	uint64_t all_or = 0, all_and = ~0ull;
-	size_t (*count)[RADIX], i, d;
+	size_t (*count)[RADIX], i, d, nr_used = 0;
+	unsigned int used[DIGITS];
 
 	if (n < 64) {
 		for (i = 1; i < n; i++) {
@@ -52,29 +62,33 @@ static void recs_sort(struct lat_rec *v, size_t n)
 		}
 		return;
 	}
-	tmp = malloc(n * sizeof(*tmp));
+	tmp = hugebuf__reserve(&tb, n * sizeof(*tmp)) ? NULL : tb.p;
 	count = calloc(DIGITS, sizeof(*count));
 	if (!tmp || !count) {
-		free(tmp);
+		hugebuf__free(&tb);
 		free(count);
 		qsort(v, n, sizeof(*v), rec_cmp);
 		return;
 	}
 	for (i = 0; i < n; i++) {
+		all_or |= v[i].ns;
+		all_and &= v[i].ns;
+	}
+	/* count only the digits that differ somewhere */
+	for (d = 0; d < DIGITS; d++)
+		if (((all_or ^ all_and) >> (d * RADIX_BITS)) & (RADIX - 1))
+			used[nr_used++] = (unsigned int)d;
+	for (i = 0; i < n; i++) {
 		uint64_t x = v[i].ns;
 
-		all_or |= x;
-		all_and &= x;
-		for (d = 0; d < DIGITS; d++)
-			count[d][(x >> (d * RADIX_BITS)) & (RADIX - 1)]++;
+		for (d = 0; d < nr_used; d++)
+			count[d][(x >> (used[d] * RADIX_BITS)) & (RADIX - 1)]++;
 	}
 	dst = tmp;
-	for (d = 0; d < DIGITS; d++) {
-		unsigned int shift = (unsigned int)(d * RADIX_BITS);
+	for (d = 0; d < nr_used; d++) {
+		unsigned int shift = used[d] * RADIX_BITS;
 		size_t sum = 0, c, *cnt = count[d];
 
-		if ((((all_or ^ all_and) >> shift) & (RADIX - 1)) == 0)
-			continue;
 		for (i = 0; i < RADIX; i++) {
 			c = cnt[i];
 			cnt[i] = sum;
@@ -86,9 +100,16 @@ static void recs_sort(struct lat_rec *v, size_t n)
 		src = dst;
 		dst = t;
 	}
-	if (src != v)
-		memcpy(v, src, n * sizeof(*v));
-	free(tmp);
+	if (src != v) {
+		/* the sorted ones are in tmp: the vector takes it */
+		struct hugebuf old = lv->buf;
+
+		lv->buf = tb;
+		tb = old;
+		lv->v = lv->buf.p;
+		lv->cap = lv->buf.cap / sizeof(*lv->v);
+	}
+	hugebuf__free(&tb);
 	free(count);
 }
 
@@ -234,7 +255,7 @@ int schedan__percentiles(struct schedan *a)
 
 		grp__init(&g[comm0 + i], &a->comms[i].lat, n);
 	}
-	recs_sort(a->lats.v, a->lats.n);
+	recs_sort(&a->lats);
 	for (i = 0; i < a->lats.n; i++) {
 		const struct lat_rec *r = &a->lats.v[i];
 

@@ -64,7 +64,7 @@ void schedan__delete(struct schedan *a)
 		free(a->tasks[i]->wakers);
 		free(a->tasks[i]);
 	}
-	free(a->lats.v);
+	latvec__free(&a->lats);
 	free(a->comms);
 	free(a->tasks);
 	free(a->index);
