@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Big growing buffers in anonymous memory, 2 MB aligned and advised as transparent huge pages
- * (MADV_HUGEPAGE): where THP is on in "madvise" mode, filling one costs a fault per 2 MB
- * instead of one per 4 kB page (about 13 us each in a VM, more than the work on the data).
- * Elsewhere they behave as plain memory. Contents kept on growth; new bytes are zero.
+ * Big growing buffers, 2 MB aligned and advised as transparent huge pages (MADV_HUGEPAGE):
+ * where THP is on in "madvise" mode, filling one costs a fault per 2 MB instead of one per
+ * 4 kB page (about 13 us each in a VM, more than the work on the data). Elsewhere they are
+ * plain memory. Contents kept on growth; new bytes are not initialized.
  */
 #ifndef SCHEDLENS_HUGEBUF_H
 #define SCHEDLENS_HUGEBUF_H

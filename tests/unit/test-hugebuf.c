@@ -17,17 +17,15 @@ START_TEST(test_grow)
 	ck_assert_int_eq(hugebuf__reserve(&b, 100), 0);
 	ck_assert_ptr_nonnull(b.p);
 	ck_assert_uint_ge(b.cap, 100);
-	/* 2 MB aligned, zeroed */
+	/* 2 MB aligned, all of it writable */
 	ck_assert_uint_eq((uintptr_t)b.p % (2u << 20), 0);
 	p = b.p;
-	for (i = 0; i < b.cap; i += 4096)
-		ck_assert_uint_eq(p[i], 0);
 	memset(p, 0xa5, b.cap);
 	old = b.cap;
 	/* no growth while it fits */
 	ck_assert_int_eq(hugebuf__reserve(&b, old), 0);
 	ck_assert_ptr_eq(b.p, p);
-	/* growth keeps what was there and zeroes the rest */
+	/* growth keeps what was there */
 	ck_assert_int_eq(hugebuf__reserve(&b, old + 1), 0);
 	ck_assert_uint_ge(b.cap, old + 1);
 	p = b.p;
@@ -35,8 +33,7 @@ START_TEST(test_grow)
 	for (i = 0; i < old; i += 997)
 		ck_assert_uint_eq(p[i], 0xa5);
 	ck_assert_uint_eq(p[old - 1], 0xa5);
-	ck_assert_uint_eq(p[old], 0);
-	ck_assert_uint_eq(p[b.cap - 1], 0);
+	memset(p + old, 0x5a, b.cap - old);
 	ck_assert_int_eq(hugebuf__reserve(&b, SIZE_MAX), -ENOMEM);
 	ck_assert_ptr_eq(b.p, p);
 	hugebuf__free(&b);
