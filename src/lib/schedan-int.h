@@ -28,28 +28,31 @@ struct comm_group {
 	uint32_t id;
 };
 
+/* the fields each switch and wakeup touch come first, in two cache lines */
 struct task {
-	uint32_t tid, ppid;
+	uint32_t tid;
 	uint32_t nr;			/* its number in schedan.tasks */
-	char comm[16];
-	bool included, exited;
 	int oncpu;			/* the CPU it runs on, -1 when not running */
-	bool runnable;			/* switched out runnable (preempted) */
-	uint64_t last_out, ready;	/* last switch-out; when it became runnable */
-	uint64_t pending;		/* wakeup start, 0 when none */
 	int pending_cpu;		/* the waker CPU whose window classifies it, or -1 */
 	enum wake_class pending_class;	/* once the window closed */
+	bool included, exited;
+	bool runnable;			/* switched out runnable (preempted) */
+	char comm[16];
+	uint64_t last_out, ready;	/* last switch-out; when it became runnable */
+	uint64_t pending;		/* wakeup start, 0 when none */
 	uint64_t switches, run_ns, max_run_ns, wait_ns, sleep_ns;
-	uint64_t migrations[MIGR__NR], wakeup_migrations;
 	uint64_t nr_lat;		/* wakeup latencies (included tasks only) */
-	struct schedan_lat lat;		/* their percentiles, by schedan__percentiles() */
-	uint32_t comm_group;		/* its number in schedan.comms, likewise */
 	/* as a waker */
 	uint32_t last_wakee;
+	/* as a wakee: the last waker, and the distinct ones, saturating */
+	uint32_t last_waker;
 	uint64_t wakings, flips;
-	/* as a wakee: distinct wakers, saturating */
 	uint32_t *wakers;
 	uint32_t nr_wakers, cap_wakers;
+	uint32_t ppid;
+	uint64_t migrations[MIGR__NR], wakeup_migrations;
+	struct schedan_lat lat;		/* their percentiles, by schedan__percentiles() */
+	uint32_t comm_group;		/* its number in schedan.comms, likewise */
 };
 
 /* one waker CPU's wakeup in progress */

@@ -423,7 +423,7 @@ static int on_waking(struct schedan *a, const struct stream_sample *s, enum ev_k
 		if (waker->last_wakee && waker->last_wakee != pid)
 			waker->flips++;
 		waker->last_wakee = pid;
-		if (wakee->nr_wakers < MAX_WAKERS) {
+		if (wakee->last_waker != waker->tid && wakee->nr_wakers < MAX_WAKERS) {
 			uint32_t i;
 
 			for (i = 0; i < wakee->nr_wakers && wakee->wakers[i] != waker->tid; i++)
@@ -441,6 +441,7 @@ static int on_waking(struct schedan *a, const struct stream_sample *s, enum ev_k
 				wakee->wakers[wakee->nr_wakers++] = waker->tid;
 			}
 		}
+		wakee->last_waker = waker->tid;
 	}
 	return wakeup_start(a, wakee, cpu, dst, s->time, k != EV_WAKING);
 }
