@@ -262,7 +262,7 @@ struct kallsyms *kallsyms__load_upto(const char *path, uint64_t max_addr, struct
 {
 	struct kallsyms *k = calloc(1, sizeof(*k));
 	const char *file = path ? path : "/proc/kallsyms";
-	size_t cap = 8 << 20;
+	size_t cap = 2 << 20;
 	struct stat st;
 
 	if (!k || !(k->file = strdup(file))) {
@@ -278,7 +278,7 @@ struct kallsyms *kallsyms__load_upto(const char *path, uint64_t max_addr, struct
 		err__set(err, -e, "cannot open '%s': %s", file, strerror(e));
 		goto out_free;
 	}
-	/* a regular file says its size; /proc/kallsyms says 0 and is about 5 MB */
+	/* a regular file says its size; /proc/kallsyms says 0 (and takes a few buffers) */
 	if (!fstat(k->fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
 		cap = (size_t)st.st_size + 2;
 	if (kallsyms__new_buf(k, cap)) {
