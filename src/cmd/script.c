@@ -19,7 +19,10 @@
 #include "schedlens/kallsyms.h"
 #include "schedlens/perfdata.h"
 #include "schedlens/threads.h"
+#include "schedlens/unwind.h"
 #include "schedlens/util.h"
+
+#define MAX_UNWOUND 127		/* perf's default callchain depth */
 
 struct script_opts {
 	const char *input;
@@ -32,6 +35,7 @@ struct script {
 	struct threads *threads;
 	struct trace_seq ts;
 	struct kallsyms *ksyms;		/* this machine's, for %pS in tracepoints, as perf */
+	struct unwinder *uw;		/* --call-graph dwarf recordings */
 	int name_width;
 	uint16_t misc;
 };
@@ -91,11 +95,29 @@ static void print_addr(struct script *s, const struct stream_sample *x, uint64_t
 	       !strcmp(al.map->dso, "[kernel.kallsyms]") ? al.map->dso : al.map->path);
 }
 
+static int find_map(void *ctx, uint32_t pid, uint64_t addr, struct unwind_map *out)
+{
+	struct script *s = ctx;
+	struct taddr al;
+
+	if (threads__resolve(s->threads, pid, pid, PERF_RECORD_MISC_USER, addr, &al) || !al.map ||
+	    al.map->identity)
+		return -ENOENT;
+	*out = (struct unwind_map){ al.map->start, al.map->end, al.map->pgoff, al.map->path };
+	return 0;
+}
+
+static bool has_user_stack(const struct stream_sample *x)
+{
+	return x->user_stack_size && x->user_regs_abi;
+}
+
 static void print_callchain(struct script *s, const struct stream_sample *x)
 {
 	uint16_t misc = x->misc & ~PERF_RECORD_MISC_CPUMODE_MASK;
 	uint16_t mode = x->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	uint64_t i;
+	uint64_t i, ips[MAX_UNWOUND];
+	int n;
 
 	putchar('\n');
 	for (i = 0; i < x->nr_callchain; i++) {
@@ -112,6 +134,15 @@ static void print_callchain(struct script *s, const struct stream_sample *x)
 		print_addr(s, x, ip, misc | mode, true);
 		putchar('\n');
 	}
+	/* the user part of a --call-graph dwarf sample: unwound from its registers and stack */
+	if (!has_user_stack(x) || !s->uw)
+		return;
+	n = unwinder__unwind(s->uw, x, ips, MAX_UNWOUND);
+	for (i = 0; n > 0 && i < (uint64_t)n; i++) {
+		putchar('\t');
+		print_addr(s, x, ips[i], misc | PERF_RECORD_MISC_USER, true);
+		putchar('\n');
+	}
 }
 
 static int sc_sample(void *ctx, const struct stream_sample *x)
@@ -119,7 +150,7 @@ static int sc_sample(void *ctx, const struct stream_sample *x)
 	struct script *s = ctx;
 	const struct stream_evsel *e = x->evsel;
 	uint64_t st = e->attr.sample_type;
-	bool chain = (st & PERF_SAMPLE_CALLCHAIN) && x->nr_callchain;
+	bool chain = (st & PERF_SAMPLE_CALLCHAIN) && (x->nr_callchain || has_user_stack(x));
 	struct taddr al;
 
 	if (threads__resolve(s->threads, x->pid, x->tid, x->misc, x->ip, &al))
@@ -234,12 +265,17 @@ static int run_script(const struct script_opts *o)
 	int ret;
 
 	s.threads = threads__new();
-	if (!s.threads)
+	s.uw = unwinder__new(find_map, &s);
+	if (!s.threads || !s.uw) {
+		threads__delete(s.threads);
+		unwinder__delete(s.uw);
 		return 1;
+	}
 	trace_seq_init(&s.ts);
 	ret = perf_file__process(o->input, &ops, &err);
 	trace_seq_destroy(&s.ts);
 	kallsyms__delete(s.ksyms);
+	unwinder__delete(s.uw);
 	threads__delete(s.threads);
 	if (fflush(stdout) && !ret)
 		ret = -EIO;

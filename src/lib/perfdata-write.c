@@ -91,6 +91,105 @@ static int wrstr(struct perf_writer *w, const char *s)
 	return wr(w, zero, len - olen);
 }
 
+/* one line of a sysfs file of cpu @cpu's topology, without the newline; "" when missing */
+static void topo_read(int cpu, const char *name, char *buf, size_t len)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, name);
+	buf[0] = 0;
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (!fgets(buf, len, f))
+		buf[0] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	fclose(f);
+}
+
+/* the distinct cpu lists of @name (then @alt) over the online cpus, in first-seen order */
+static int topo_lists(struct perf_writer *w, int nr_cpus, const char *name, const char *alt)
+{
+	char (*seen)[256] = calloc(nr_cpus ?: 1, sizeof(*seen));
+	int cpu, i, n = 0;
+
+	if (!seen)
+		return -ENOMEM;
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		char on[8] = "1", path[64], buf[256];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+		if ((f = fopen(path, "re"))) {
+			if (!fgets(on, sizeof(on), f))
+				on[0] = '0';
+			fclose(f);
+		}
+		if (on[0] != '1')
+			continue;
+		topo_read(cpu, name, buf, sizeof(buf));
+		if (!buf[0] && alt)
+			topo_read(cpu, alt, buf, sizeof(buf));
+		if (!buf[0])
+			continue;
+		for (i = 0; i < n && strcmp(seen[i], buf); i++)
+			;
+		if (i == n)
+			snprintf(seen[n++], sizeof(seen[0]), "%s", buf);
+	}
+	wr32(w, n);
+	for (i = 0; i < n; i++)
+		wrstr(w, seen[i]);
+	free(seen);
+	return n;
+}
+
+static void topo_ids(struct perf_writer *w, int nr_cpus, const char *name)
+{
+	char buf[32];
+	int cpu;
+
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		int32_t id = -1;
+
+		topo_read(cpu, name, buf, sizeof(buf));
+		if (buf[0])
+			id = strtol(buf, NULL, 10);
+		wr32(w, id);
+	}
+}
+
+/*
+ * CPU_TOPOLOGY as perf's write_cpu_topology: package and core sibling lists, then per
+ * configured cpu its core and socket ids, then die lists and die ids where sysfs has dies.
+ */
+static void write_cpu_topology(struct perf_writer *w)
+{
+	int nr = sysconf(_SC_NPROCESSORS_CONF), cpu;
+	char buf[256];
+
+	topo_lists(w, nr, "package_cpus_list", "core_siblings_list");
+	topo_lists(w, nr, "core_cpus_list", "thread_siblings_list");
+	for (cpu = 0; cpu < nr; cpu++) {
+		int32_t core = -1, socket = -1;
+
+		topo_read(cpu, "core_id", buf, sizeof(buf));
+		if (buf[0])
+			core = strtol(buf, NULL, 10);
+		topo_read(cpu, "physical_package_id", buf, sizeof(buf));
+		if (buf[0])
+			socket = strtol(buf, NULL, 10);
+		wr32(w, core);
+		wr32(w, socket);
+	}
+	topo_read(0, "die_cpus_list", buf, sizeof(buf));
+	if (!buf[0])
+		return;
+	topo_lists(w, nr, "die_cpus_list", NULL);
+	topo_ids(w, nr, "die_id");
+}
+
 static void free_evsels(struct perf_writer_evsel *ev, size_t nr)
 {
 	size_t i;
@@ -410,6 +509,9 @@ static void feature(struct perf_writer *w, int feat, uint64_t (*sec)[2], uint64_
 	case PERF_FEAT_EVENT_DESC:
 		write_event_desc(w);
 		break;
+	case PERF_FEAT_CPU_TOPOLOGY:
+		write_cpu_topology(w);
+		break;
 	default:
 		break;
 	}
@@ -423,6 +525,7 @@ int perf_writer__close(struct perf_writer *w, struct errbuf *err)
 		PERF_FEAT_TRACING_DATA, PERF_FEAT_HOSTNAME, PERF_FEAT_OSRELEASE,
 		PERF_FEAT_VERSION, PERF_FEAT_ARCH, PERF_FEAT_NRCPUS, PERF_FEAT_CPUDESC,
 		PERF_FEAT_CPUID, PERF_FEAT_TOTAL_MEM, PERF_FEAT_CMDLINE, PERF_FEAT_EVENT_DESC,
+		PERF_FEAT_CPU_TOPOLOGY,
 	};
 	uint64_t sec[PERF_FEAT_MAX][2] = { { 0 } }, bits[4] = { 0 }, hdr[13];
 	uint64_t data_size, table;

@@ -109,6 +109,14 @@ static int sampler__add_events(struct sampler *s, const struct sampler_opts *o,
 			a->type = PERF_TYPE_SOFTWARE;
 			a->config = PERF_COUNT_SW_DUMMY;
 			a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
+			/* MMAP2 with the file's build-id (5.12+), as perf record --buildid-mmap: a
+			 * report elsewhere or later can tell a rebuilt binary (sampler__open falls
+			 * back without it) */
+			a->build_id = 1;
+			/* DWARF unwinding reads .eh_frame_hdr from read-only segments too */
+			for (size_t j = 0; j < o->nr_events; j++)
+				if (o->events[j].attr.sample_type & PERF_SAMPLE_STACK_USER)
+					a->mmap_data = 1;
 			snprintf(ev->name, sizeof(ev->name), "dummy:tracking");
 		}
 		a->size = sizeof(*a);
@@ -153,6 +161,12 @@ static int sampler__open(struct sampler *s, struct errbuf *err)
 	for (i = 0; i < s->nr_evsels; i++) {
 		ret = perf_evsel__open(s->pe[i], perf_evsel__cpus(s->pe[i]),
 				       perf_evsel__threads(s->pe[i]));
+		if (ret == -EINVAL && s->evsels[i].attr.build_id) {	/* a kernel before 5.12 */
+			perf_evsel__attr(s->pe[i])->build_id = 0;
+			s->evsels[i].attr.build_id = 0;
+			ret = perf_evsel__open(s->pe[i], perf_evsel__cpus(s->pe[i]),
+					       perf_evsel__threads(s->pe[i]));
+		}
 		if (!ret)
 			continue;
 		open_strerror(&s->evsels[i], ret < 0 ? ret : -EINVAL, one, sizeof(one));

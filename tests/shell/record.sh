@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # record: the default event (L1D misses, or cpu-clock with a note kept in the file), callchains,
-# system-wide, the kallsyms copy, and perf reading what was written with the same sample count.
+# system-wide, the kallsyms copy, the CPU topology, and perf reading what was written with the
+# same sample count.
 source "$(dirname "$0")/lib.sh"
 need_perf
 need_root
@@ -37,6 +38,14 @@ perf evlist -i "$TMP/d.data" -v 2>/dev/null | grep -q 'STACK_USER' || fail "no u
 # system-wide on one CPU while a command runs
 expect_rc 0 "$SCHEDLENS" record -e cpu-clock -C 0 -o "$TMP/c.data" -- sleep 0.2
 perf report -i "$TMP/c.data" --stats 2>/dev/null | grep -q 'SAMPLE' || fail "no samples with -C 0"
+
+# the file's CPU topology is what perf record writes on this machine, as perf reads it
+perf record -q -e cpu-clock -o "$TMP/perf.data" -- true 2>/dev/null ||
+	fail "perf record failed"
+topo() { perf report --header-only -I -i "$1" 2>/dev/null | grep -E '^# (sibling|CPU [0-9]+:)'; }
+topo "$TMP/perf.data" >"$TMP/topo.perf"
+[ -s "$TMP/topo.perf" ] || fail "perf wrote no CPU topology"
+topo "$TMP/c.data" | diff -u "$TMP/topo.perf" - || fail "CPU_TOPOLOGY differs from perf record's"
 
 # bad input
 expect_rc 2 "$SCHEDLENS" record -c 0 -- true

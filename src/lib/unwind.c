@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DWARF unwinding of user stacks from samples, with libdwfl (the way perf's unwind-libdw.c
+ * uses it): one Dwfl per walk, the mappings the walk reaches reported as modules, the
+ * sample's registers as the initial frame, stack words from the copy in the sample.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <elfutils/libdwfl.h>
+
+#include "schedlens/unwind.h"
+
+/* perf's x86_64 sample register numbers (arch/x86/include/uapi/asm/perf_regs.h) */
+enum { R_AX, R_BX, R_CX, R_DX, R_SI, R_DI, R_BP, R_SP, R_IP, R_R8 = 16 };
+
+/* DWARF register n (rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip) from perf register ... */
+static const int dwarf_to_perf[17] = {
+	R_AX, R_DX, R_CX, R_BX, R_SI, R_DI, R_BP, R_SP,
+	R_R8, R_R8 + 1, R_R8 + 2, R_R8 + 3, R_R8 + 4, R_R8 + 5, R_R8 + 6, R_R8 + 7, R_IP,
+};
+
+struct unwinder {
+	unwind_find_map_fn find_map;
+	void *ctx;
+	char *debuginfo_path;
+	Dwfl_Callbacks cb;
+};
+
+/* one walk */
+struct walk {
+	struct unwinder *u;
+	Dwfl *dwfl;
+	const struct stream_sample *s;
+	uint64_t sp;
+	uint64_t *ips;
+	size_t max, nr;
+};
+
+static bool sample_reg(const struct stream_sample *s, int perf_reg, uint64_t *v)
+{
+	uint64_t bit = 1ULL << perf_reg;
+
+	if (!(s->user_regs_mask & bit))
+		return false;
+	*v = s->user_regs[__builtin_popcountll(s->user_regs_mask & (bit - 1))];
+	return true;
+}
+
+/* the module of @addr, reported from its mapping the first time the walk reaches it */
+static Dwfl_Module *report_module(struct walk *w, uint64_t addr)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(w->dwfl, addr);
+	struct unwind_map m;
+
+	if (mod)
+		return mod;
+	if (w->u->find_map(w->u->ctx, w->s->pid, addr, &m) || !m.path || m.path[0] != '/')
+		return NULL;
+	dwfl_report_begin_add(w->dwfl);
+	mod = dwfl_report_elf(w->dwfl, m.path, m.path, -1, m.start - m.pgoff, false);
+	dwfl_report_end(w->dwfl, NULL, NULL);
+	return mod;
+}
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	struct walk *w = arg;
+
+	if (*thread_argp)
+		return 0;
+	*thread_argp = w;
+	return w->s->pid ?: 1;
+}
+
+/* a word of the sampled stack, else of the file mapped at @addr */
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct walk *w = arg;
+	struct unwind_map m;
+	int fd;
+	bool ok;
+
+	if (addr >= w->sp && addr + 8 <= w->sp + w->s->user_stack_size) {
+		memcpy(result, (const uint8_t *)w->s->user_stack + (addr - w->sp), 8);
+		return true;
+	}
+	if (w->u->find_map(w->u->ctx, w->s->pid, addr, &m) || !m.path || m.path[0] != '/' ||
+	    addr + 8 > m.end)
+		return false;
+	fd = open(m.path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ok = pread(fd, result, 8, addr - m.start + m.pgoff) == 8;
+	close(fd);
+	return ok;
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct walk *w = arg;
+	Dwarf_Word regs[17];
+	size_t i;
+
+	for (i = 0; i < 17; i++)
+		if (!sample_reg(w->s, dwarf_to_perf[i], &regs[i]))
+			return false;
+	return dwfl_thread_state_registers(thread, 0, 17, regs);
+}
+
+static const Dwfl_Thread_Callbacks thread_cb = {
+	.next_thread = next_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+static int frame_cb(Dwfl_Frame *state, void *arg)
+{
+	struct walk *w = arg;
+	Dwarf_Addr pc;
+	bool activation;
+
+	if (!dwfl_frame_pc(state, &pc, &activation) || !pc)
+		return DWARF_CB_ABORT;
+	if (!activation)
+		pc--;	/* a return address: the call, as perf stores it */
+	w->ips[w->nr++] = pc;
+	if (w->nr == w->max)
+		return DWARF_CB_ABORT;
+	/* the caller's CFI is needed for the next step */
+	report_module(w, pc);
+	return DWARF_CB_OK;
+}
+
+struct unwinder *unwinder__new(unwind_find_map_fn find_map, void *ctx)
+{
+	struct unwinder *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return NULL;
+	u->find_map = find_map;
+	u->ctx = ctx;
+	u->cb.find_elf = dwfl_build_id_find_elf;
+	u->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	u->cb.section_address = dwfl_offline_section_address;
+	u->cb.debuginfo_path = &u->debuginfo_path;
+	return u;
+}
+
+void unwinder__delete(struct unwinder *u)
+{
+	free(u);
+}
+
+int unwinder__unwind(struct unwinder *u, const struct stream_sample *s, uint64_t *ips,
+		     size_t max)
+{
+	struct walk w = { u, NULL, s, 0, ips, max, 0 };
+	uint64_t ip;
+
+	if (!max || !s->user_regs || !s->user_regs_abi || !s->user_stack ||
+	    !s->user_stack_size || !sample_reg(s, R_SP, &w.sp) || !sample_reg(s, R_IP, &ip))
+		return 0;
+	w.dwfl = dwfl_begin(&u->cb);
+	if (!w.dwfl)
+		return -ENOMEM;
+	if (!report_module(&w, ip) || !dwfl_attach_state(w.dwfl, NULL, s->pid ?: 1, &thread_cb, &w)) {
+		/* no file behind the ip (JIT, vdso copy): the ip alone */
+		ips[0] = ip;
+		w.nr = 1;
+		goto out;
+	}
+	dwfl_getthread_frames(w.dwfl, s->pid ?: 1, frame_cb, &w);
+	if (!w.nr) {
+		ips[0] = ip;
+		w.nr = 1;
+	}
+out:
+	dwfl_end(w.dwfl);
+	return w.nr;
+}

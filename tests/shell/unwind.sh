@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# --call-graph dwarf: a program built without frame pointers (main -> outer -> middle ->
+# inner) is recorded with user stacks; schedlens script unwinds them through the CFI, and
+# each sample's frames in the program equal perf script's unwinding of the same file. perf
+# can unwind the file at all only because record asks for the read-only mappings too.
+source "$(dirname "$0")/lib.sh"
+need_perf
+command -v gcc >/dev/null || skip "gcc is not installed"
+gcc -g -O2 -fomit-frame-pointer -fno-optimize-sibling-calls -o "$TMP/deepstack" \
+	"$SCHEDLENS_TOP/tests/data/deepstack.c" || fail "cannot build deepstack"
+expect_rc 0 "$SCHEDLENS" record -e cpu-clock -c 1000000 --call-graph dwarf -o "$TMP/ds.data" \
+	-- "$TMP/deepstack" 0.5
+
+# one line per sample: the frames in deepstack, innermost first
+frames() { awk -v end="$1" '$0 ~ end { if (c) print c; c = ""; next }
+	/deepstack\)$/ { c = c " " $1 } END { if (c) print c }'; }
+"$SCHEDLENS" script -i "$TMP/ds.data" 2>"$TMP/err" | frames 'cpu-clock:' >"$TMP/ours" ||
+	{ cat "$TMP/err"; fail "script failed"; }
+perf script -i "$TMP/ds.data" -F ip,dso 2>/dev/null | frames '^$' >"$TMP/perf"
+n=$(wc -l <"$TMP/perf")
+[ "$n" -ge 100 ] || skip "only $n samples in the program (perf could not unwind or too few)"
+same=$(paste -d'|' "$TMP/ours" "$TMP/perf" | awk -F'|' '$1 == $2' | wc -l)
+deep=$(awk 'NF >= 4' "$TMP/ours" | wc -l)
+awk -v s="$same" -v n="$n" 'BEGIN { exit !(s >= 0.95 * n) }' ||
+	fail "only $same of $n samples unwound as perf does"
+awk -v d="$deep" -v n="$n" 'BEGIN { exit !(d >= 0.9 * n) }' ||
+	fail "only $deep of $n samples reach main (4 frames or more)"
+# the common chain is inner <- middle <- outer <- main, by perf's names for those addresses
+chain=$(sort "$TMP/ours" | uniq -c | sort -rn | awk 'NR == 1 { $1 = ""; print }')
+names=$(perf script -i "$TMP/ds.data" -F ip,sym 2>/dev/null | awk '{ print $1, $2 }' | sort -u |
+	awk -v c="$chain" 'BEGIN { n = split(c, a, " "); for (i = 1; i <= n; i++) want[a[i]] = i }
+		$1 in want { name[want[$1]] = $2 } END { for (i = 1; i <= 4; i++) printf "%s ", name[i] }')
+[ "$names" = "inner middle outer main " ] || fail "most common chain is '$names'"
+echo "dwarf unwinding: $same of $n samples equal perf's, $deep reach main; chain: $names"
