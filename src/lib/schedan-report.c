@@ -152,7 +152,8 @@ static void report_ipis(FILE *f, struct schedan *a)
 
 	if (!a->has[EV_IPI_SEND_CPU])
 		return;
-	qsort(a->ipis, a->nr_ipis, sizeof(*a->ipis), cmp_ipi);
+	if (a->nr_ipis)
+		qsort(a->ipis, a->nr_ipis, sizeof(*a->ipis), cmp_ipi);
 	fprintf(f, "\nIPIs (ipi:ipi_send_cpu)\n  %8s %10s  %s\n", "count", "per sec",
 		"call site -> callback");
 	for (i = 0; i < a->nr_ipis; i++) {
