@@ -25,12 +25,27 @@ struct ksym {
  * symbol, or every address is 0 (kernel.kptr_restrict hides them from this user).
  */
 struct kallsyms *kallsyms__load(const char *path, struct errbuf *err);
+/*
+ * Load only as much of @path as resolving addresses up to @max_addr needs: /proc/kallsyms
+ * lists the core kernel's text in address order before the modules, so reading can stop at
+ * the first text symbol past @max_addr. Whenever the file does not look like that (a module
+ * line or an address out of order first, @max_addr below the first symbol) the whole file is
+ * read. Same errors as kallsyms__load().
+ */
+struct kallsyms *kallsyms__load_upto(const char *path, uint64_t max_addr, struct errbuf *err);
+/* Read on until @addr resolves as with the whole file; 0 or -errno with @err set. */
+int kallsyms__extend(struct kallsyms *k, uint64_t addr, struct errbuf *err);
+/* Whether @addr resolves as with the whole file (always true after kallsyms__load()). */
+bool kallsyms__covers(const struct kallsyms *k, uint64_t addr);
 void kallsyms__delete(struct kallsyms *k);
 
 size_t kallsyms__nr(const struct kallsyms *k);
-/* The symbol holding @addr, or NULL (below the first symbol, or far past the last). */
+/*
+ * The symbol holding @addr, or NULL (below the first symbol, far past the last, or not
+ * covered by a partial load).
+ */
 const struct ksym *kallsyms__find(const struct kallsyms *k, uint64_t addr);
-/* The first symbol called @name (linear search), or NULL. */
+/* The first symbol called @name (linear search, in what was loaded), or NULL. */
 const struct ksym *kallsyms__by_name(const struct kallsyms *k, const char *name);
 /*
  * "name+0xoff" (perf's %pS style; "name" when @with_offset is false) or "0x..." when @addr

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "schedlens/kallsyms.h"
+#include "schedlens/hugebuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,11 +13,25 @@
 
 /* past the last symbol, addresses this far still belong to it */
 #define LAST_SYMBOL_SPAN (1ull << 20)
+/* a partial load reads this much at a time */
+#define STEP (64u << 10)
 
 struct kallsyms {
 	struct ksym *syms;
 	size_t nr, cap;
-	char *text;		/* the whole file; names point into it */
+	struct hugebuf syms_buf;
+	struct hugebuf *bufs;	/* the file's text, names point into it */
+	size_t nr_bufs;
+	/* reading, until the whole file is in */
+	int fd;			/* -1 when done (or failed) */
+	bool complete;
+	char *buf;		/* the buffer being filled, bufs[nr_bufs - 1] */
+	size_t len, cap_buf, parsed;
+	char *file;
+	size_t lineno;
+	bool nonzero;
+	bool ordered;		/* core kernel text so far: no module line, addresses ascending */
+	uint64_t lo, hi;	/* first and last text address read */
 };
 
 static int ksym_cmp(const void *a, const void *b)
@@ -29,14 +44,16 @@ static int ksym_cmp(const void *a, const void *b)
 static int kallsyms__add(struct kallsyms *k, uint64_t addr, const char *name, const char *mod)
 {
 	if (k->nr == k->cap) {
-		size_t cap = k->cap ? 2 * k->cap : 65536;
-		struct ksym *ns = realloc(k->syms, cap * sizeof(*ns));
-
-		if (!ns)
+		if (hugebuf__reserve(&k->syms_buf, (k->cap + 1) * sizeof(*k->syms)))
 			return -ENOMEM;
-		k->syms = ns;
-		k->cap = cap;
+		k->syms = k->syms_buf.p;
+		k->cap = k->syms_buf.cap / sizeof(*k->syms);
 	}
+	if (!k->nr)
+		k->lo = addr;
+	if (*mod || (k->nr && addr < k->hi))
+		k->ordered = false;
+	k->hi = addr;
 	k->syms[k->nr++] = (struct ksym){ addr, name, mod };
 	return 0;
 }
@@ -51,7 +68,7 @@ static const signed char hexdig[256] = {
  * "ADDR TYPE NAME[\t[MODULE]]" from @line up to @eol (its '\n' or the final NUL), NUL
  * terminated in place; lines of other types are only checked.
  */
-static int kallsyms__parse_line(struct kallsyms *k, char *line, char *eol, bool *nonzero)
+static int kallsyms__parse_line(struct kallsyms *k, char *line, char *eol)
 {
 	const unsigned char *p = (const unsigned char *)line;
 	char *name, *mod = "", *end, *c;
@@ -59,10 +76,23 @@ static int kallsyms__parse_line(struct kallsyms *k, char *line, char *eol, bool 
 	int digits = 0;
 	char type;
 
-	while (hexdig[*p] && digits < 17) {
-		addr = addr << 4 | (uint64_t)(hexdig[*p] - 1);
-		p++;
-		digits++;
+	if (eol - line > 18 && line[16] == ' ') {
+		/* the usual 64-bit line: 16 digits, checked all at once */
+		int bad = 0, i;
+
+#pragma GCC unroll 16
+		for (i = 0; i < 16; i++) {
+			bad |= hexdig[p[i]] - 1;
+			addr = addr << 4 | (uint64_t)((hexdig[p[i]] - 1) & 15);
+		}
+		if (bad >= 0) {
+			p += 16;
+			digits = 16;
+		}
+	}
+	if (!digits) {
+		for (addr = 0; hexdig[*p] && digits < 17; p++, digits++)
+			addr = addr << 4 | (uint64_t)(hexdig[*p] - 1);
 	}
 	if (!digits || digits > 16 || p[0] != ' ' || !p[1] || p[1] == '\n' || p[2] != ' ')
 		return -EINVAL;
@@ -85,116 +115,202 @@ static int kallsyms__parse_line(struct kallsyms *k, char *line, char *eol, bool 
 	*end = '\0';
 	if (end == name)
 		return -EINVAL;
-	*nonzero |= addr != 0;
+	k->nonzero |= addr != 0;
 	return kallsyms__add(k, addr, name, mod);
 }
 
-static int read_all(const char *file, char **out, size_t *len)
+/*
+ * The whole lines in buf[parsed, len), at the end of the file the last one too, up to the
+ * one that makes @addr covered
+ */
+static int kallsyms__parse(struct kallsyms *k, uint64_t addr, bool eof, struct errbuf *err)
 {
-	size_t cap = 8 << 20, n = 0;
-	char *buf = NULL, *nb;
-	struct stat st;
-	ssize_t got;
-	int fd = open(file, O_RDONLY | O_CLOEXEC), ret = 0;
+	char *line = k->buf + k->parsed, *stop = k->buf + k->len, *nl;
+	int ret;
 
-	if (fd < 0)
-		return -errno;
-	/* a regular file says its size; /proc/kallsyms says 0 and is about 5 MB */
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
-		cap = (size_t)st.st_size + 2;
-	for (;;) {
-		if (!buf || n + 1 >= cap) {
-			cap = buf ? 2 * cap : cap;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				ret = -ENOMEM;
+	for (; line < stop; line = nl + 1) {
+		nl = memchr(line, '\n', (size_t)(stop - line));
+		if (!nl) {
+			if (!eof)
 				break;
-			}
-			buf = nb;
+			nl = stop;
 		}
-		got = read(fd, buf + n, cap - n - 1);
+		k->lineno++;
+		ret = nl > line ? kallsyms__parse_line(k, line, nl) : 0;
+		if (ret == -ENOMEM)
+			return err__set(err, ret, "out of memory");
+		if (ret)
+			return err__set(err, ret, "'%s' line %zu: not a kallsyms line", k->file,
+					k->lineno);
+		if (k->ordered && k->hi > addr && addr >= k->lo) {
+			line = nl + 1;
+			break;
+		}
+	}
+	k->parsed = line < stop ? (size_t)(line - k->buf) : k->len;
+	return 0;
+}
+
+/* a buffer of @cap bytes to read into, holding the unparsed tail of the last one */
+static int kallsyms__new_buf(struct kallsyms *k, size_t cap)
+{
+	size_t tail = k->buf ? k->len - k->parsed : 0;
+	struct hugebuf *nb = realloc(k->bufs, (k->nr_bufs + 1) * sizeof(*nb));
+	struct hugebuf b = { 0 };
+
+	if (!nb)
+		return -ENOMEM;
+	k->bufs = nb;
+	if (cap < 2 * tail + STEP)
+		cap = 2 * tail + STEP;
+	if (hugebuf__reserve(&b, cap))
+		return -ENOMEM;
+	if (tail)
+		memcpy(b.p, k->buf + k->parsed, tail);
+	k->bufs[k->nr_bufs++] = b;
+	k->buf = b.p;
+	k->cap_buf = b.cap;
+	k->len = tail;
+	k->parsed = 0;
+	return 0;
+}
+
+bool kallsyms__covers(const struct kallsyms *k, uint64_t addr)
+{
+	return k->complete || (k->ordered && k->nr && addr >= k->lo && addr < k->hi);
+}
+
+static int kallsyms__finish(struct kallsyms *k, struct errbuf *err)
+{
+	close(k->fd);
+	k->fd = -1;
+	if (!k->nr)
+		return err__set(err, -ENOENT, "'%s' holds no kernel text symbol", k->file);
+	if (!k->nonzero)
+		return err__set(err, -EACCES,
+				"every address in '%s' is 0: kernel.kptr_restrict hides them (run "
+				"as root or sysctl kernel.kptr_restrict=0)", k->file);
+	/* /proc/kallsyms comes sorted but for the modules: sort only when it is not */
+	if (!k->ordered) {
+		size_t i;
+
+		for (i = 1; i < k->nr && k->syms[i - 1].addr <= k->syms[i].addr; i++)
+			;
+		if (i < k->nr)
+			qsort(k->syms, k->nr, sizeof(*k->syms), ksym_cmp);
+	}
+	k->complete = true;
+	return 0;
+}
+
+/*
+ * Read on until @addr resolves as it would with the whole file: the core kernel's text comes
+ * first and in address order, the modules after it; a table read up to a text symbol past
+ * @addr holds @addr's symbol when @addr is not below the first. Anything else (a module line,
+ * an address out of order, @addr outside that range) and the whole file is read.
+ */
+int kallsyms__extend(struct kallsyms *k, uint64_t addr, struct errbuf *err)
+{
+	ssize_t got;
+	size_t want;
+	int ret;
+
+	while (!kallsyms__covers(k, addr)) {
+		if (k->fd < 0)
+			return err__set(err, -EIO, "'%s': read failed before its end", k->file);
+		if (k->parsed < k->len) {
+			/* what the last read left unparsed first */
+			ret = kallsyms__parse(k, addr, false, err);
+			if (ret)
+				goto out_fail;
+			if (kallsyms__covers(k, addr))
+				break;
+		}
+		if (k->cap_buf - k->len < 2 && (ret = kallsyms__new_buf(k, k->cap_buf))) {
+			err__set(err, ret, "out of memory");
+			goto out_fail;
+		}
+		want = k->cap_buf - k->len - 1;
+		/* a step at a time while a part of the file may do */
+		if (want > STEP && addr != UINT64_MAX && k->ordered && (!k->nr || addr >= k->lo))
+			want = STEP;
+		got = read(k->fd, k->buf + k->len, want);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
 			ret = -errno;
-			break;
+			err__set(err, ret, "cannot read '%s': %s", k->file, strerror(-ret));
+			goto out_fail;
 		}
+		k->len += (size_t)got;
+		k->buf[k->len] = '\0';
+		/* at the end every line, or the table would not be whole */
+		ret = kallsyms__parse(k, got ? addr : UINT64_MAX, got == 0, err);
+		if (ret)
+			goto out_fail;
 		if (got == 0)
-			break;
-		n += (size_t)got;
+			return kallsyms__finish(k, err);
 	}
-	close(fd);
-	if (ret) {
-		free(buf);
-		return ret;
-	}
-	buf[n] = '\0';
-	*out = buf;
-	*len = n;
 	return 0;
+out_fail:
+	close(k->fd);
+	k->fd = -1;
+	return ret;
 }
 
-struct kallsyms *kallsyms__load(const char *path, struct errbuf *err)
+struct kallsyms *kallsyms__load_upto(const char *path, uint64_t max_addr, struct errbuf *err)
 {
 	struct kallsyms *k = calloc(1, sizeof(*k));
 	const char *file = path ? path : "/proc/kallsyms";
-	bool nonzero = false;
-	size_t lineno = 0, len = 0;
-	char *line, *nl, *stop;
-	int ret;
+	size_t cap = 2 << 20;
+	struct stat st;
 
-	if (!k) {
+	if (!k || !(k->file = strdup(file))) {
+		free(k);
 		err__set(err, -ENOMEM, "out of memory");
 		return NULL;
 	}
-	ret = read_all(file, &k->text, &len);
-	if (ret) {
-		err__set(err, ret, "cannot open '%s': %s", file, strerror(-ret));
+	k->ordered = true;
+	k->fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (k->fd < 0) {
+		int e = errno;
+
+		err__set(err, -e, "cannot open '%s': %s", file, strerror(e));
 		goto out_free;
 	}
-	for (line = k->text, stop = k->text + len; line < stop; line = nl + 1) {
-		nl = memchr(line, '\n', (size_t)(stop - line));
-		if (!nl)
-			nl = stop;
-		lineno++;
-		ret = nl > line ? kallsyms__parse_line(k, line, nl, &nonzero) : 0;
-		if (ret == -ENOMEM) {
-			err__set(err, ret, "out of memory");
-			goto out_free;
-		}
-		if (ret) {
-			err__set(err, ret, "'%s' line %zu: not a kallsyms line", file, lineno);
-			goto out_free;
-		}
-	}
-	if (!k->nr) {
-		err__set(err, -ENOENT, "'%s' holds no kernel text symbol", file);
+	/* a regular file says its size; /proc/kallsyms says 0 (and takes a few buffers) */
+	if (!fstat(k->fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
+		cap = (size_t)st.st_size + 2;
+	if (kallsyms__new_buf(k, cap)) {
+		err__set(err, -ENOMEM, "out of memory");
 		goto out_free;
 	}
-	if (!nonzero) {
-		err__set(err, -EACCES,
-			 "every address in '%s' is 0: kernel.kptr_restrict hides them (run as root "
-			 "or sysctl kernel.kptr_restrict=0)", file);
+	if (kallsyms__extend(k, max_addr, err))
 		goto out_free;
-	}
-	/* /proc/kallsyms comes mostly sorted: sort only when it is not */
-	for (lineno = 1; lineno < k->nr && k->syms[lineno - 1].addr <= k->syms[lineno].addr;
-	     lineno++)
-		;
-	if (lineno < k->nr)
-		qsort(k->syms, k->nr, sizeof(*k->syms), ksym_cmp);
 	return k;
 out_free:
 	kallsyms__delete(k);
 	return NULL;
 }
 
+struct kallsyms *kallsyms__load(const char *path, struct errbuf *err)
+{
+	return kallsyms__load_upto(path, UINT64_MAX, err);
+}
+
 void kallsyms__delete(struct kallsyms *k)
 {
+	size_t i;
+
 	if (!k)
 		return;
-	free(k->syms);
-	free(k->text);
+	if (k->fd >= 0)
+		close(k->fd);
+	for (i = 0; i < k->nr_bufs; i++)
+		hugebuf__free(&k->bufs[i]);
+	free(k->bufs);
+	hugebuf__free(&k->syms_buf);
+	free(k->file);
 	free(k);
 }
 
@@ -207,7 +323,7 @@ const struct ksym *kallsyms__find(const struct kallsyms *k, uint64_t addr)
 {
 	size_t lo = 0, hi = k->nr, mid;
 
-	if (!k->nr || addr < k->syms[0].addr)
+	if (!k->nr || addr < k->syms[0].addr || !kallsyms__covers(k, addr))
 		return NULL;
 	/* the last symbol whose address is <= addr */
 	while (hi - lo > 1) {
@@ -221,7 +337,6 @@ const struct ksym *kallsyms__find(const struct kallsyms *k, uint64_t addr)
 		return NULL;
 	return &k->syms[lo];
 }
-
 const struct ksym *kallsyms__by_name(const struct kallsyms *k, const char *name)
 {
 	size_t i;

@@ -5,34 +5,54 @@
 
 #include <stdbool.h>
 
+#include "schedlens/hugebuf.h"
 #include "schedlens/schedan.h"
 #include "schedlens/topology.h"
 
-struct u64vec {
-	uint64_t *v;
-	size_t n, cap;
-	size_t sorted;		/* n when last sorted */
+/* one wakeup latency, of task number @task, path class @cls */
+struct lat_rec {
+	uint64_t ns;
+	uint32_t task, cls;
 };
 
-struct task {
-	uint32_t tid, ppid;
+struct latvec {
+	struct lat_rec *v;
+	size_t n, cap;
+	struct hugebuf buf;	/* v's memory */
+};
+
+struct comm_group {
 	char comm[16];
-	bool included, exited;
+	uint64_t tasks;
+	struct schedan_lat lat;
+	uint32_t id;
+};
+
+/* the fields each switch and wakeup touch come first, in two cache lines */
+struct task {
+	uint32_t tid;
+	uint32_t nr;			/* its number in schedan.tasks */
 	int oncpu;			/* the CPU it runs on, -1 when not running */
-	bool runnable;			/* switched out runnable (preempted) */
-	uint64_t last_out, ready;	/* last switch-out; when it became runnable */
-	uint64_t pending;		/* wakeup start, 0 when none */
 	int pending_cpu;		/* the waker CPU whose window classifies it, or -1 */
 	enum wake_class pending_class;	/* once the window closed */
+	bool included, exited;
+	bool runnable;			/* switched out runnable (preempted) */
+	char comm[16];
+	uint64_t last_out, ready;	/* last switch-out; when it became runnable */
+	uint64_t pending;		/* wakeup start, 0 when none */
 	uint64_t switches, run_ns, max_run_ns, wait_ns, sleep_ns;
-	uint64_t migrations[MIGR__NR], wakeup_migrations;
-	struct u64vec lat;
+	uint64_t nr_lat;		/* wakeup latencies (included tasks only) */
 	/* as a waker */
 	uint32_t last_wakee;
+	/* as a wakee: the last waker, and the distinct ones, saturating */
+	uint32_t last_waker;
 	uint64_t wakings, flips;
-	/* as a wakee: distinct wakers, saturating */
 	uint32_t *wakers;
 	uint32_t nr_wakers, cap_wakers;
+	uint32_t ppid;
+	uint64_t migrations[MIGR__NR], wakeup_migrations;
+	struct schedan_lat lat;		/* their percentiles, by schedan__percentiles() */
+	uint32_t comm_group;		/* its number in schedan.comms, likewise */
 };
 
 /* one waker CPU's wakeup in progress */
@@ -40,6 +60,16 @@ struct window {
 	bool open, woke_here, ipi_wakelist, ipi_resched, poll;
 	uint32_t wakee;
 	int dst;
+	struct task *wakee_t;
+};
+
+/* where a tracepoint field is in the payload */
+struct fld {
+	uint32_t off, size;
+};
+
+struct tid_slot {
+	uint32_t tid, nr;	/* task number + 1, 0 empty */
 };
 
 struct ipi_key {
@@ -71,25 +101,34 @@ struct schedan {
 	size_t nr_kinds;
 	bool has[EV__NR];
 	struct tep_format_field *f[EV__NR][6];
+	struct fld fl[EV__NR][6];
+	uint32_t comm_len[EV__NR][6];	/* bytes of a comm field to copy, 0: not usable */
 	uint32_t min_raw[EV__NR];	/* payload bytes the fields used need */
 	bool native;			/* payload in this host's byte order: read fields directly */
 	uint64_t nr_short;		/* payloads too short for their format: skipped */
 	bool waking_mode;		/* wakeups start at sched_waking */
 	struct kallsyms *own_ksyms;	/* loaded here when the caller gave none */
-	bool ksyms_tried;
+	bool ksyms_tried, ksyms_failed;
 	/* tasks: array + open-addressing index by tid */
 	struct task **tasks;
 	size_t nr_tasks, cap_tasks;
-	uint32_t *index;	/* task number + 1, 0 empty */
+	struct tid_slot *index;
 	size_t index_cap;
 	/* per CPU */
 	uint64_t *cpu_last_switch;
+	struct task **cpu_curr;		/* the task last switched in, NULL when not known */
 	struct window *win;
 	int nr_cpus;
 	/* totals */
 	uint64_t first_time, last_time;
 	uint64_t class_count[WAKE__NR];
-	struct u64vec class_lat[WAKE__NR], all_lat;
+	struct latvec lats;		/* every latency of an included task */
+	uint64_t gen;			/* records taken in: percentiles are of this many */
+	uint64_t lat_gen;
+	bool lat_done;
+	struct schedan_lat lat_all, lat_class[WAKE__NR];
+	struct comm_group *comms;
+	size_t nr_comms;
 	uint64_t migr[MIGR__NR], wakeup_migr;
 	struct ipi_key *ipis;
 	size_t nr_ipis, cap_ipis;
@@ -98,8 +137,20 @@ struct schedan {
 	bool have_stats;
 };
 
-int u64vec__push(struct u64vec *v, uint64_t x);
-/* Sort @v and fill @out with nearest-rank percentiles. */
-void u64vec__lat(struct u64vec *v, struct schedan_lat *out);
+int latvec__grow(struct latvec *v);
+void latvec__free(struct latvec *v);
+
+static inline int latvec__push(struct latvec *v, uint64_t ns, uint32_t task, uint32_t cls)
+{
+	if (v->n == v->cap && latvec__grow(v))
+		return -1;
+	v->v[v->n++] = (struct lat_rec){ ns, task, cls };
+	return 0;
+}
+/*
+ * Fill lat_all, lat_class, each task's lat and comms (most wakeups first) with nearest-rank
+ * percentiles of what came in so far; 0 or -ENOMEM.
+ */
+int schedan__percentiles(struct schedan *a);
 
 #endif

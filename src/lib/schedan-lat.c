@@ -1,30 +1,119 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Latency vectors: exact nearest-rank percentiles over radix-sorted nanoseconds. */
+/*
+ * Wakeup latency percentiles, exact nearest rank, for every group at once: all wakeups, each
+ * path class, each task and each command name. The latencies are kept once, tagged with their
+ * task and class, and sorted once (radix); a single walk over the sorted values then meets
+ * each group's values in order, so the k-th one of a group is its k-th smallest.
+ */
 #include <errno.h>
-#include <gsl/gsl_sort.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "schedan-int.h"
 
-_Static_assert(sizeof(unsigned long) == sizeof(uint64_t), "gsl_sort_ulong sorts u64");
+#define RADIX_BITS 11
+#define RADIX (1u << RADIX_BITS)
+#define DIGITS ((64 + RADIX_BITS - 1) / RADIX_BITS)
 
-int u64vec__push(struct u64vec *v, uint64_t x)
+int latvec__grow(struct latvec *v)
 {
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? 2 * v->cap : 16;
-		uint64_t *nv = realloc(v->v, cap * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		v->v = nv;
-		v->cap = cap;
-	}
-	v->v[v->n++] = x;
+	if (hugebuf__reserve(&v->buf, (v->cap + 1) * sizeof(*v->v)))
+		return -ENOMEM;
+	v->v = v->buf.p;
+	v->cap = v->buf.cap / sizeof(*v->v);
 	return 0;
 }
 
-static uint64_t nearest_rank(const uint64_t *sorted, size_t n, double pct)
+void latvec__free(struct latvec *v)
+{
+	hugebuf__free(&v->buf);
+	memset(v, 0, sizeof(*v));
+}
+
+static int rec_cmp(const void *x, const void *y)
+{
+	const struct lat_rec *a = x, *b = y;
+
+	return a->ns < b->ns ? -1 : a->ns > b->ns;
+}
+
+/*
+ * LSD radix sort of @lv by ns, all digit counts in one pass; digits that never differ are
+ * skipped. The sorted records may end up in another buffer, which @lv then takes.
+ */
+static void recs_sort(struct latvec *lv)
+{
+	struct lat_rec *v = lv->v;
+	size_t n = lv->n;
+	struct hugebuf tb = { 0 };
+	struct lat_rec *tmp, *src = v, *dst, *t;
+	uint64_t all_or = 0, all_and = ~0ull;
+	size_t (*count)[RADIX], i, d, nr_used = 0;
+	unsigned int used[DIGITS];
+
+	if (n < 64) {
+		for (i = 1; i < n; i++) {
+			struct lat_rec x = v[i];
+			size_t j = i;
+
+			for (; j > 0 && v[j - 1].ns > x.ns; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		return;
+	}
+	tmp = hugebuf__reserve(&tb, n * sizeof(*tmp)) ? NULL : tb.p;
+	count = calloc(DIGITS, sizeof(*count));
+	if (!tmp || !count) {
+		hugebuf__free(&tb);
+		free(count);
+		qsort(v, n, sizeof(*v), rec_cmp);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		all_or |= v[i].ns;
+		all_and &= v[i].ns;
+	}
+	/* count only the digits that differ somewhere */
+	for (d = 0; d < DIGITS; d++)
+		if (((all_or ^ all_and) >> (d * RADIX_BITS)) & (RADIX - 1))
+			used[nr_used++] = (unsigned int)d;
+	for (i = 0; i < n; i++) {
+		uint64_t x = v[i].ns;
+
+		for (d = 0; d < nr_used; d++)
+			count[d][(x >> (used[d] * RADIX_BITS)) & (RADIX - 1)]++;
+	}
+	dst = tmp;
+	for (d = 0; d < nr_used; d++) {
+		unsigned int shift = used[d] * RADIX_BITS;
+		size_t sum = 0, c, *cnt = count[d];
+
+		for (i = 0; i < RADIX; i++) {
+			c = cnt[i];
+			cnt[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[cnt[(src[i].ns >> shift) & (RADIX - 1)]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v) {
+		/* the sorted ones are in tmp: the vector takes it */
+		struct hugebuf old = lv->buf;
+
+		lv->buf = tb;
+		tb = old;
+		lv->v = lv->buf.p;
+		lv->cap = lv->buf.cap / sizeof(*lv->v);
+	}
+	hugebuf__free(&tb);
+	free(count);
+}
+
+static uint64_t nearest_rank(size_t n, double pct)
 {
 	double r = pct / 100.0 * (double)n;
 	size_t k = (size_t)r;
@@ -33,84 +122,152 @@ static uint64_t nearest_rank(const uint64_t *sorted, size_t n, double pct)
 		k++;
 	if (k < 1)
 		k = 1;
-	return sorted[(k > n ? n : k) - 1];
+	return k > n ? n : k;
 }
 
-/*
- * LSD radix sort, 16-bit digits (8-bit below 256k values, where clearing and summing 64k
- * counters would cost more than the extra passes); passes over digits that are all equal are
- * skipped
- */
-static int u64_sort(uint64_t *v, size_t n)
+/* one group's walk: the ranks it wants (p50, p90, p99, p99.9, max; 0 ends) and what it met */
+struct grp {
+	uint64_t seen, rank[6], val[5];
+	int slot;
+	struct schedan_lat *out;
+};
+
+static void grp__init(struct grp *g, struct schedan_lat *out, uint64_t n)
 {
-	uint64_t *tmp, *src = v, *dst, all_or = 0, all_and = ~0ull;
-	size_t i, *count, radix = n < (1u << 18) ? 256 : 65536;
-	unsigned int bits = radix == 256 ? 8 : 16, shift;
+	static const double pct[] = { 50, 90, 99, 99.9 };
+	int i;
 
-	if (n < 64) {
-		for (i = 1; i < n; i++) {
-			uint64_t x = v[i];
-			size_t j = i;
+	memset(g, 0, sizeof(*g));
+	memset(out, 0, sizeof(*out));
+	g->out = out;
+	out->count = n;
+	if (!n)
+		return;
+	for (i = 0; i < 4; i++)
+		g->rank[i] = nearest_rank(n, pct[i]);
+	g->rank[4] = n;
+}
 
-			for (; j > 0 && v[j - 1] > x; j--)
-				v[j] = v[j - 1];
-			v[j] = x;
-		}
-		return 0;
-	}
-	tmp = malloc(n * sizeof(*tmp));
-	count = malloc(radix * sizeof(*count));
-	if (!tmp || !count) {
-		free(tmp);
-		free(count);
+static inline void grp__step(struct grp *g, uint64_t ns)
+{
+	g->seen++;
+	while (g->rank[g->slot] == g->seen)
+		g->val[g->slot++] = ns;
+}
+
+static void grp__done(const struct grp *g)
+{
+	if (!g->out->count)
+		return;
+	g->out->p50 = g->val[0];
+	g->out->p90 = g->val[1];
+	g->out->p99 = g->val[2];
+	g->out->p999 = g->val[3];
+	g->out->max = g->val[4];
+}
+
+static int cmp_task_comm(const void *x, const void *y)
+{
+	const struct task *a = *(struct task *const *)x, *b = *(struct task *const *)y;
+
+	return strcmp(a->comm, b->comm);
+}
+
+static int cmp_group(const void *x, const void *y)
+{
+	const struct comm_group *a = x, *b = y;
+
+	if (a->lat.count != b->lat.count)
+		return a->lat.count < b->lat.count ? 1 : -1;
+	return strcmp(a->comm, b->comm);
+}
+
+/* the command names of the tasks with wakeups, most wakeups first; t->comm_group set */
+static int comm_groups(struct schedan *a)
+{
+	struct task **v = malloc((a->nr_tasks ? a->nr_tasks : 1) * sizeof(*v));
+	struct comm_group *g = calloc(a->nr_tasks ? a->nr_tasks : 1, sizeof(*g));
+	size_t n = 0, i, ng = 0;
+	uint32_t *map;
+
+	if (!v || !g) {
+		free(v);
+		free(g);
 		return -ENOMEM;
 	}
-	dst = tmp;
+	for (i = 0; i < a->nr_tasks; i++)
+		if (a->tasks[i]->included && a->tasks[i]->nr_lat)
+			v[n++] = a->tasks[i];
+	qsort(v, n, sizeof(*v), cmp_task_comm);
 	for (i = 0; i < n; i++) {
-		all_or |= v[i];
-		all_and &= v[i];
-	}
-	for (shift = 0; shift < 64; shift += bits) {
-		size_t sum = 0, c;
-		uint64_t *t;
-
-		if ((((all_or ^ all_and) >> shift) & (radix - 1)) == 0)
-			continue;
-		memset(count, 0, radix * sizeof(*count));
-		for (i = 0; i < n; i++)
-			count[(src[i] >> shift) & (radix - 1)]++;
-		for (i = 0; i < radix; i++) {
-			c = count[i];
-			count[i] = sum;
-			sum += c;
+		if (!ng || strcmp(g[ng - 1].comm, v[i]->comm)) {
+			memcpy(g[ng].comm, v[i]->comm, sizeof(g->comm));
+			g[ng].id = (uint32_t)ng;
+			ng++;
 		}
-		for (i = 0; i < n; i++)
-			dst[count[(src[i] >> shift) & (radix - 1)]++] = src[i];
-		t = src;
-		src = dst;
-		dst = t;
+		g[ng - 1].tasks++;
+		g[ng - 1].lat.count += v[i]->nr_lat;
+		v[i]->comm_group = (uint32_t)ng - 1;
 	}
-	if (src != v)
-		memcpy(v, src, n * sizeof(*v));
-	free(tmp);
-	free(count);
+	qsort(g, ng, sizeof(*g), cmp_group);
+	/* the tasks' group numbers, from name order to this order */
+	map = malloc((ng ? ng : 1) * sizeof(*map));
+	if (!map) {
+		free(v);
+		free(g);
+		return -ENOMEM;
+	}
+	for (i = 0; i < ng; i++)
+		map[g[i].id] = (uint32_t)i;
+	for (i = 0; i < n; i++)
+		v[i]->comm_group = map[v[i]->comm_group];
+	free(map);
+	free(v);
+	free(a->comms);
+	a->comms = g;
+	a->nr_comms = ng;
 	return 0;
 }
 
-void u64vec__lat(struct u64vec *v, struct schedan_lat *out)
+int schedan__percentiles(struct schedan *a)
 {
-	memset(out, 0, sizeof(*out));
-	if (!v->n)
-		return;
-	if (!v->sorted || v->sorted != v->n) {
-		if (u64_sort(v->v, v->n))
-			gsl_sort_ulong((unsigned long *)v->v, 1, v->n);
-		v->sorted = v->n;
+	size_t nr_grp, i, c, task0 = 1 + WAKE__NR, comm0;
+	struct grp *g;
+	int ret;
+
+	if (a->lat_gen == a->gen && a->lat_done)
+		return 0;
+	ret = comm_groups(a);
+	if (ret)
+		return ret;
+	comm0 = task0 + a->nr_tasks;
+	nr_grp = comm0 + a->nr_comms;
+	g = malloc(nr_grp * sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	grp__init(&g[0], &a->lat_all, a->lats.n);
+	for (c = 0; c < WAKE__NR; c++)
+		grp__init(&g[1 + c], &a->lat_class[c], a->class_count[c]);
+	for (i = 0; i < a->nr_tasks; i++)
+		grp__init(&g[task0 + i], &a->tasks[i]->lat, a->tasks[i]->nr_lat);
+	for (i = 0; i < a->nr_comms; i++) {
+		uint64_t n = a->comms[i].lat.count;
+
+		grp__init(&g[comm0 + i], &a->comms[i].lat, n);
 	}
-	out->count = v->n;
-	out->p50 = nearest_rank(v->v, v->n, 50);
-	out->p90 = nearest_rank(v->v, v->n, 90);
-	out->p99 = nearest_rank(v->v, v->n, 99);
-	out->p999 = nearest_rank(v->v, v->n, 99.9);
-	out->max = v->v[v->n - 1];
+	recs_sort(&a->lats);
+	for (i = 0; i < a->lats.n; i++) {
+		const struct lat_rec *r = &a->lats.v[i];
+
+		grp__step(&g[0], r->ns);
+		grp__step(&g[1 + r->cls], r->ns);
+		grp__step(&g[task0 + r->task], r->ns);
+		grp__step(&g[comm0 + a->tasks[r->task]->comm_group], r->ns);
+	}
+	for (i = 0; i < nr_grp; i++)
+		grp__done(&g[i]);
+	free(g);
+	a->lat_gen = a->gen;
+	a->lat_done = true;
+	return 0;
 }

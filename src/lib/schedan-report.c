@@ -8,12 +8,6 @@
 #include "schedlens/kallsyms.h"
 #include "schedan-int.h"
 
-struct comm_group {
-	char comm[16];
-	struct u64vec lat;
-	uint64_t tasks;
-};
-
 static double us(uint64_t ns)
 {
 	return (double)ns / 1e3;
@@ -33,8 +27,8 @@ static int cmp_lat_count(const void *x, const void *y)
 {
 	const struct task *a = *(struct task *const *)x, *b = *(struct task *const *)y;
 
-	if (a->lat.n != b->lat.n)
-		return a->lat.n < b->lat.n ? 1 : -1;
+	if (a->nr_lat != b->nr_lat)
+		return a->nr_lat < b->nr_lat ? 1 : -1;
 	return a->tid < b->tid ? -1 : a->tid > b->tid;
 }
 
@@ -87,69 +81,20 @@ static struct task **sorted_tasks(const struct schedan *a, int (*cmp)(const void
 	return v;
 }
 
-static int cmp_group(const void *x, const void *y)
-{
-	const struct comm_group *a = x, *b = y;
-
-	if (a->lat.n != b->lat.n)
-		return a->lat.n < b->lat.n ? 1 : -1;
-	return strcmp(a->comm, b->comm);
-}
-
-static struct comm_group *comm_groups(const struct schedan *a, size_t *n)
-{
-	struct comm_group *g = calloc(a->nr_tasks ? a->nr_tasks : 1, sizeof(*g));
-	size_t i, j, k;
-
-	*n = 0;
-	if (!g)
-		return NULL;
-	for (i = 0; i < a->nr_tasks; i++) {
-		const struct task *t = a->tasks[i];
-
-		if (!t->included || !t->lat.n)
-			continue;
-		for (j = 0; j < *n && strcmp(g[j].comm, t->comm); j++)
-			;
-		if (j == *n)
-			memcpy(g[(*n)++].comm, t->comm, sizeof(t->comm));
-		g[j].tasks++;
-		for (k = 0; k < t->lat.n; k++)
-			if (u64vec__push(&g[j].lat, t->lat.v[k]))
-				goto out;
-	}
-out:
-	qsort(g, *n, sizeof(*g), cmp_group);
-	return g;
-}
-
-static void free_groups(struct comm_group *g, size_t n)
-{
-	size_t i;
-
-	for (i = 0; g && i < n; i++)
-		free(g[i].lat.v);
-	free(g);
-}
-
 static void task_name(const struct task *t, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s[%u]", t->comm[0] ? t->comm : ":?", t->tid);
 }
 
-static void lat_row(FILE *f, const char *name, struct u64vec *v)
+static void lat_row(FILE *f, const char *name, const struct schedan_lat *l)
 {
-	struct schedan_lat l;
-
-	u64vec__lat(v, &l);
 	fprintf(f, "  %-32s %8llu %9.3f %9.3f %9.3f %9.3f %9.3f\n", name,
-		(unsigned long long)l.count, us(l.p50), us(l.p90), us(l.p99), us(l.p999),
-		us(l.max));
+		(unsigned long long)l->count, us(l->p50), us(l->p90), us(l->p99), us(l->p999),
+		us(l->max));
 }
 
 static void report_latency(FILE *f, struct schedan *a, size_t top)
 {
-	struct comm_group *g;
 	struct task **v;
 	size_t n, i;
 	char name[64];
@@ -158,17 +103,15 @@ static void report_latency(FILE *f, struct schedan *a, size_t top)
 		a->waking_mode ? "waking" : "wakeup");
 	fprintf(f, "  %-32s %8s %9s %9s %9s %9s %9s\n", "", "count", "p50", "p90", "p99", "p99.9",
 		"max");
-	lat_row(f, "all", &a->all_lat);
-	g = comm_groups(a, &n);
-	if (n)
+	lat_row(f, "all", &a->lat_all);
+	if (a->nr_comms)
 		fprintf(f, " per command:\n");
-	for (i = 0; g && i < n && (!top || i < top); i++)
-		lat_row(f, g[i].comm, &g[i].lat);
-	free_groups(g, n);
+	for (i = 0; i < a->nr_comms && (!top || i < top); i++)
+		lat_row(f, a->comms[i].comm, &a->comms[i].lat);
 	v = sorted_tasks(a, cmp_lat_count, &n);
-	if (v && n && v[0]->lat.n)
+	if (v && n && v[0]->nr_lat)
 		fprintf(f, " per task:\n");
-	for (i = 0; v && i < n && (!top || i < top) && v[i]->lat.n; i++) {
+	for (i = 0; v && i < n && (!top || i < top) && v[i]->nr_lat; i++) {
 		task_name(v[i], name, sizeof(name));
 		lat_row(f, name, &v[i]->lat);
 	}
@@ -178,7 +121,7 @@ static void report_latency(FILE *f, struct schedan *a, size_t top)
 static void report_paths(FILE *f, struct schedan *a)
 {
 	uint64_t total = 0;
-	struct schedan_lat l;
+	const struct schedan_lat *l;
 	int c;
 
 	for (c = 0; c < WAKE__NR; c++)
@@ -186,11 +129,11 @@ static void report_paths(FILE *f, struct schedan *a)
 	fprintf(f, "\nWakeup paths (usec)\n  %-16s %8s %7s %9s %9s %9s\n", "path", "count", "%",
 		"p50", "p99", "max");
 	for (c = 0; c < WAKE__NR; c++) {
-		u64vec__lat(&a->class_lat[c], &l);
+		l = &a->lat_class[c];
 		fprintf(f, "  %-16s %8llu %6.2f%% %9.3f %9.3f %9.3f\n", wake_class__name(c),
 			(unsigned long long)a->class_count[c],
-			total ? 100.0 * (double)a->class_count[c] / (double)total : 0.0, us(l.p50),
-			us(l.p99), us(l.max));
+			total ? 100.0 * (double)a->class_count[c] / (double)total : 0.0, us(l->p50),
+			us(l->p99), us(l->max));
 	}
 	fprintf(f, "  %-16s %8llu\n", "total", (unsigned long long)total);
 	if (a->dropped)
@@ -209,7 +152,8 @@ static void report_ipis(FILE *f, struct schedan *a)
 
 	if (!a->has[EV_IPI_SEND_CPU])
 		return;
-	qsort(a->ipis, a->nr_ipis, sizeof(*a->ipis), cmp_ipi);
+	if (a->nr_ipis)
+		qsort(a->ipis, a->nr_ipis, sizeof(*a->ipis), cmp_ipi);
 	fprintf(f, "\nIPIs (ipi:ipi_send_cpu)\n  %8s %10s  %s\n", "count", "per sec",
 		"call site -> callback");
 	for (i = 0; i < a->nr_ipis; i++) {
@@ -314,8 +258,11 @@ char *schedan__report(struct schedan *a, const struct schedan_report_opts *o)
 	size_t top = o ? o->top : 0, len = 0;
 	const struct stream_stats *st = &a->stats;
 	char *buf = NULL;
-	FILE *f = open_memstream(&buf, &len);
+	FILE *f;
 
+	if (schedan__percentiles(a))
+		return NULL;
+	f = open_memstream(&buf, &len);
 	if (!f)
 		return NULL;
 	fprintf(f, "input: %s, %.3f ms, %llu records, %llu samples, lost %llu (%llu LOST records)\n\n",
@@ -338,14 +285,11 @@ char *schedan__report(struct schedan *a, const struct schedan_report_opts *o)
 	return buf;
 }
 
-static json_t *lat_json(struct u64vec *v)
+static json_t *lat_json(const struct schedan_lat *l)
 {
-	struct schedan_lat l;
-
-	u64vec__lat(v, &l);
-	return json_pack("{s:I,s:f,s:f,s:f,s:f,s:f}", "count", (json_int_t)l.count, "p50_us",
-			 us(l.p50), "p90_us", us(l.p90), "p99_us", us(l.p99), "p99.9_us",
-			 us(l.p999), "max_us", us(l.max));
+	return json_pack("{s:I,s:f,s:f,s:f,s:f,s:f}", "count", (json_int_t)l->count, "p50_us",
+			 us(l->p50), "p90_us", us(l->p90), "p99_us", us(l->p99), "p99.9_us",
+			 us(l->p999), "max_us", us(l->max));
 }
 
 static json_t *tasks_json(struct schedan *a)
@@ -399,11 +343,10 @@ json_t *schedan__json(struct schedan *a)
 {
 	json_t *o = json_object(), *classes = json_object(), *migr = json_object();
 	json_t *comms = json_object();
-	struct comm_group *g;
-	size_t n, i;
+	size_t i;
 	int c;
 
-	if (!o || !classes || !migr || !comms) {
+	if (!o || !classes || !migr || !comms || schedan__percentiles(a)) {
 		json_decref(o);
 		json_decref(classes);
 		json_decref(migr);
@@ -411,17 +354,15 @@ json_t *schedan__json(struct schedan *a)
 		return NULL;
 	}
 	for (c = 0; c < WAKE__NR; c++) {
-		json_t *l = lat_json(&a->class_lat[c]);
+		json_t *l = lat_json(&a->lat_class[c]);
 
 		json_object_set_new(classes, wake_class__name(c), l ? l : json_null());
 	}
 	for (c = 0; c < MIGR__NR; c++)
 		json_object_set_new(migr, migr_class__name(c), json_integer(a->migr[c]));
 	json_object_set_new(migr, "at_wakeup", json_integer(a->wakeup_migr));
-	g = comm_groups(a, &n);
-	for (i = 0; g && i < n; i++)
-		json_object_set_new(comms, g[i].comm, lat_json(&g[i].lat));
-	free_groups(g, n);
+	for (i = 0; i < a->nr_comms; i++)
+		json_object_set_new(comms, a->comms[i].comm, lat_json(&a->comms[i].lat));
 	json_object_set_new(o, "input", json_string(a->path));
 	json_object_set_new(o, "duration_s", json_real(seconds(a)));
 	json_object_set_new(o, "records", json_integer(a->stats.nr_records));
@@ -433,7 +374,7 @@ json_t *schedan__json(struct schedan *a)
 	json_object_set_new(o, "short_payloads", json_integer(a->nr_short));
 	json_object_set_new(o, "latency_from", json_string(a->waking_mode ? "sched_waking" :
 									    "sched_wakeup"));
-	json_object_set_new(o, "wakeup_latency", lat_json(&a->all_lat));
+	json_object_set_new(o, "wakeup_latency", lat_json(&a->lat_all));
 	json_object_set_new(o, "wakeup_paths", classes);
 	json_object_set_new(o, "comms", comms);
 	json_object_set_new(o, "ipis", ipis_json(a));

@@ -61,16 +61,15 @@ void schedan__delete(struct schedan *a)
 	if (!a)
 		return;
 	for (i = 0; i < a->nr_tasks; i++) {
-		free(a->tasks[i]->lat.v);
 		free(a->tasks[i]->wakers);
 		free(a->tasks[i]);
 	}
-	for (i = 0; i < WAKE__NR; i++)
-		free(a->class_lat[i].v);
-	free(a->all_lat.v);
+	latvec__free(&a->lats);
+	free(a->comms);
 	free(a->tasks);
 	free(a->index);
 	free(a->cpu_last_switch);
+	free(a->cpu_curr);
 	free(a->win);
 	free(a->kinds);
 	free(a->ipis);
@@ -95,27 +94,27 @@ static size_t hash_tid(uint32_t tid, size_t cap)
 
 static struct task *task__find(const struct schedan *a, uint32_t tid)
 {
-	size_t i;
+	size_t i, mask = a->index_cap - 1;
 
 	if (!a->index_cap)
 		return NULL;
-	for (i = hash_tid(tid, a->index_cap); a->index[i]; i = (i + 1) & (a->index_cap - 1))
-		if (a->tasks[a->index[i] - 1]->tid == tid)
-			return a->tasks[a->index[i] - 1];
+	for (i = hash_tid(tid, a->index_cap); a->index[i].nr; i = (i + 1) & mask)
+		if (a->index[i].tid == tid)
+			return a->tasks[a->index[i].nr - 1];
 	return NULL;
 }
 
 static int index__grow(struct schedan *a)
 {
 	size_t cap = a->index_cap ? 2 * a->index_cap : 1024, i, j;
-	uint32_t *ni = calloc(cap, sizeof(*ni));
+	struct tid_slot *ni = calloc(cap, sizeof(*ni));
 
 	if (!ni)
 		return -ENOMEM;
 	for (i = 0; i < a->nr_tasks; i++) {
-		for (j = hash_tid(a->tasks[i]->tid, cap); ni[j]; j = (j + 1) & (cap - 1))
+		for (j = hash_tid(a->tasks[i]->tid, cap); ni[j].nr; j = (j + 1) & (cap - 1))
 			;
-		ni[j] = (uint32_t)i + 1;
+		ni[j] = (struct tid_slot){ a->tasks[i]->tid, (uint32_t)i + 1 };
 	}
 	free(a->index);
 	a->index = ni;
@@ -123,13 +122,11 @@ static int index__grow(struct schedan *a)
 	return 0;
 }
 
-static struct task *task__get(struct schedan *a, uint32_t tid)
+static struct task *task__new(struct schedan *a, uint32_t tid)
 {
-	struct task *t = task__find(a, tid);
+	struct task *t;
 	size_t j;
 
-	if (t)
-		return t;
 	if (2 * (a->nr_tasks + 1) > a->index_cap && index__grow(a))
 		return NULL;
 	if (a->nr_tasks == a->cap_tasks) {
@@ -145,25 +142,46 @@ static struct task *task__get(struct schedan *a, uint32_t tid)
 	if (!t)
 		return NULL;
 	t->tid = tid;
+	t->nr = (uint32_t)a->nr_tasks;
 	t->oncpu = -1;
 	t->pending_cpu = -1;
 	t->included = a->opts.root_pid <= 0 || tid == (uint32_t)a->opts.root_pid;
 	a->tasks[a->nr_tasks++] = t;
-	for (j = hash_tid(tid, a->index_cap); a->index[j]; j = (j + 1) & (a->index_cap - 1))
+	for (j = hash_tid(tid, a->index_cap); a->index[j].nr; j = (j + 1) & (a->index_cap - 1))
 		;
-	a->index[j] = (uint32_t)a->nr_tasks;
+	a->index[j] = (struct tid_slot){ tid, (uint32_t)a->nr_tasks };
 	return t;
 }
 
-static void set_comm(struct task *t, const void *raw, const struct tep_format_field *f)
+static inline struct task *task__get(struct schedan *a, uint32_t tid)
 {
-	size_t n;
+	struct task *t = task__find(a, tid);
 
-	if (!f || (f->flags & TEP_FIELD_IS_DYNAMIC))
-		return;
-	n = f->size < (int)sizeof(t->comm) ? (size_t)f->size : sizeof(t->comm) - 1;
-	memcpy(t->comm, (const char *)raw + f->offset, n);
-	t->comm[n] = '\0';
+	return t ? t : task__new(a, tid);
+}
+
+/* @tid, most often the task running on @cpu */
+static inline struct task *task__get_on(struct schedan *a, uint32_t tid, int cpu)
+{
+	struct task *t = a->cpu_curr[cpu];
+
+	return t && t->tid == tid ? t : task__get(a, tid);
+}
+
+static inline void set_comm(const struct schedan *a, struct task *t, const void *raw,
+			    enum ev_kind k, int f)
+{
+	const char *p = (const char *)raw + a->fl[k][f].off;
+	uint32_t n = a->comm_len[k][f];
+
+	if (n == sizeof(t->comm)) {
+		/* the usual char[16] (or longer): as many bytes as fit, then the NUL */
+		memcpy(t->comm, p, sizeof(t->comm));
+		t->comm[sizeof(t->comm) - 1] = '\0';
+	} else if (n) {
+		memcpy(t->comm, p, n);
+		t->comm[n] = '\0';
+	}
 }
 
 static int schedan__cpus(struct schedan *a, uint32_t cpu)
@@ -171,6 +189,7 @@ static int schedan__cpus(struct schedan *a, uint32_t cpu)
 	int n = a->nr_cpus ? a->nr_cpus : 64;
 	uint64_t *nl;
 	struct window *nw;
+	struct task **nc;
 
 	if (cpu >= MAX_CPUS)
 		return -ERANGE;
@@ -180,6 +199,11 @@ static int schedan__cpus(struct schedan *a, uint32_t cpu)
 	if (!nl)
 		return -ENOMEM;
 	a->cpu_last_switch = nl;
+	nc = realloc(a->cpu_curr, n * sizeof(*nc));
+	if (!nc)
+		return -ENOMEM;
+	a->cpu_curr = nc;
+	memset(nc + a->nr_cpus, 0, (n - a->nr_cpus) * sizeof(*nc));
 	nw = realloc(a->win, n * sizeof(*nw));
 	if (!nw)
 		return -ENOMEM;
@@ -226,6 +250,11 @@ static int sa_begin(void *ctx, const struct stream_info *info)
 							"'%s:%s' in '%s': field '%s' has size %d",
 							events[e].sys, events[e].name, a->path,
 							events[e].fields[k], fl->size);
+				a->fl[events[e].kind][k] = (struct fld){ (uint32_t)fl->offset,
+									  (uint32_t)fl->size };
+				if (!(fl->flags & TEP_FIELD_IS_DYNAMIC))
+					a->comm_len[events[e].kind][k] =
+						fl->size < 16 ? (uint32_t)fl->size : 16;
 				if ((uint32_t)(fl->offset + fl->size) > a->min_raw[events[e].kind])
 					a->min_raw[events[e].kind] = (uint32_t)(fl->offset + fl->size);
 			}
@@ -271,11 +300,18 @@ static int sa_begin(void *ctx, const struct stream_info *info)
 	return 0;
 }
 
-static uint64_t fval(const struct schedan *a, enum ev_kind k, int f, const void *raw)
+static uint64_t fval_swapped(const struct schedan *a, enum ev_kind k, int f, const void *raw)
 {
-	const struct tep_format_field *fl = a->f[k][f];
-	const uint8_t *p = (const uint8_t *)raw + fl->offset;
 	unsigned long long v = 0;
+
+	tep_read_number_field(a->f[k][f], raw, &v);
+	return v;
+}
+
+static inline uint64_t fval(const struct schedan *a, enum ev_kind k, int f, const void *raw)
+{
+	const struct fld *fl = &a->fl[k][f];
+	const uint8_t *p = (const uint8_t *)raw + fl->off;
 
 	if (a->native) {
 		switch (fl->size) {
@@ -301,8 +337,7 @@ static uint64_t fval(const struct schedan *a, enum ev_kind k, int f, const void 
 		}
 		}
 	}
-	tep_read_number_field((struct tep_format_field *)fl, raw, &v);
-	return v;
+	return fval_swapped(a, k, f, raw);
 }
 
 static enum wake_class window__class(const struct window *w, int cpu)
@@ -328,8 +363,8 @@ static void window__close(struct schedan *a, int cpu)
 
 	if (!w->open)
 		return;
-	t = task__find(a, w->wakee);
-	if (t && t->pending && t->pending_cpu == cpu) {
+	t = w->wakee_t;
+	if (t->pending && t->pending_cpu == cpu) {
 		t->pending_class = window__class(w, cpu);
 		t->pending_cpu = -1;
 	}
@@ -352,7 +387,8 @@ static int wakeup_start(struct schedan *a, struct task *t, int cpu, int dst, uin
 	t->pending = time;
 	t->pending_cpu = cpu;
 	t->pending_class = WAKE_UNKNOWN;
-	*w = (struct window){ .open = true, .woke_here = woke_here, .wakee = t->tid, .dst = dst };
+	*w = (struct window){ .open = true, .woke_here = woke_here, .wakee = t->tid, .dst = dst,
+				  .wakee_t = t };
 	return 0;
 }
 
@@ -373,7 +409,7 @@ static int on_waking(struct schedan *a, const struct stream_sample *s, enum ev_k
 	if (!pid)
 		return 0;
 	if (s->tid && s->tid != pid) {
-		waker = task__get(a, s->tid);
+		waker = task__get_on(a, s->tid, cpu);
 		if (!waker)
 			return -ENOMEM;
 	}
@@ -381,13 +417,13 @@ static int on_waking(struct schedan *a, const struct stream_sample *s, enum ev_k
 	if (!wakee)
 		return -ENOMEM;
 	if (!wakee->comm[0])
-		set_comm(wakee, s->raw, a->f[k][F_COMM]);
+		set_comm(a, wakee, s->raw, k, F_COMM);
 	if (waker) {
 		waker->wakings++;
 		if (waker->last_wakee && waker->last_wakee != pid)
 			waker->flips++;
 		waker->last_wakee = pid;
-		if (wakee->nr_wakers < MAX_WAKERS) {
+		if (wakee->last_waker != waker->tid && wakee->nr_wakers < MAX_WAKERS) {
 			uint32_t i;
 
 			for (i = 0; i < wakee->nr_wakers && wakee->wakers[i] != waker->tid; i++)
@@ -405,6 +441,7 @@ static int on_waking(struct schedan *a, const struct stream_sample *s, enum ev_k
 				wakee->wakers[wakee->nr_wakers++] = waker->tid;
 			}
 		}
+		wakee->last_waker = waker->tid;
 	}
 	return wakeup_start(a, wakee, cpu, dst, s->time, k != EV_WAKING);
 }
@@ -415,14 +452,14 @@ static int on_switch(struct schedan *a, const struct stream_sample *s)
 	uint32_t next = (uint32_t)fval(a, EV_SWITCH, F_NEXT_PID, s->raw);
 	uint64_t state = fval(a, EV_SWITCH, F_PREV_STATE, s->raw), t = s->time;
 	int cpu = (int)s->cpu;
-	struct task *p, *n;
+	struct task *p, *n = NULL;
 
 	window__close(a, cpu);
 	if (prev) {
-		p = task__get(a, prev);
+		p = task__get_on(a, prev, cpu);
 		if (!p)
 			return -ENOMEM;
-		set_comm(p, s->raw, a->f[EV_SWITCH][F_PREV_COMM]);
+		set_comm(a, p, s->raw, EV_SWITCH, F_PREV_COMM);
 		p->switches++;
 		if (a->cpu_last_switch[cpu]) {
 			uint64_t d = t - a->cpu_last_switch[cpu];
@@ -448,7 +485,7 @@ static int on_switch(struct schedan *a, const struct stream_sample *s)
 		if (!n)
 			return -ENOMEM;
 		if (!n->comm[0])
-			set_comm(n, s->raw, a->f[EV_SWITCH][F_NEXT_COMM]);
+			set_comm(a, n, s->raw, EV_SWITCH, F_NEXT_COMM);
 		if (n->pending) {
 			uint64_t lat = t - n->pending;
 			enum wake_class c;
@@ -458,9 +495,9 @@ static int on_switch(struct schedan *a, const struct stream_sample *s)
 				window__close(a, n->pending_cpu);
 			c = n->pending_class;
 			if (n->included) {
-				if (u64vec__push(&n->lat, lat) || u64vec__push(&a->all_lat, lat) ||
-				    u64vec__push(&a->class_lat[c], lat))
+				if (latvec__push(&a->lats, lat, n->nr, c))
 					return -ENOMEM;
+				n->nr_lat++;
 				a->class_count[c]++;
 			}
 			n->pending = 0;
@@ -472,6 +509,7 @@ static int on_switch(struct schedan *a, const struct stream_sample *s)
 		n->ready = 0;
 		n->oncpu = cpu;
 	}
+	a->cpu_curr[cpu] = n;
 	a->cpu_last_switch[cpu] = t;
 	return 0;
 }
@@ -501,27 +539,54 @@ static int on_migrate(struct schedan *a, const struct stream_sample *s)
 	return 0;
 }
 
-static void schedan__load_ksyms(struct schedan *a)
+/*
+ * The symbols for @addrs (0: none): the first time loaded from kallsyms_path only as far as
+ * they need, read on later for addresses past that
+ */
+static void schedan__ksyms(struct schedan *a, const uint64_t *addrs, size_t n)
 {
 	struct errbuf err = { "" };
-	size_t len = strlen(a->warnings);
+	size_t len = strlen(a->warnings), i;
+	uint64_t max = 0;
 
-	a->ksyms_tried = true;
-	if (a->opts.ksyms)
+	for (i = 0; i < n; i++)
+		if (addrs[i] > max)
+			max = addrs[i];
+	if (!max)
 		return;
-	a->own_ksyms = kallsyms__load(a->opts.kallsyms_path, &err);
-	a->opts.ksyms = a->own_ksyms;
-	if (!a->own_ksyms && len < sizeof(a->warnings))
-		snprintf(a->warnings + len, sizeof(a->warnings) - len,
-			 "%s: IPI call sites left as addresses\n", err.msg);
+	if (!a->ksyms_tried) {
+		a->ksyms_tried = true;
+		if (a->opts.ksyms)
+			return;
+		a->own_ksyms = kallsyms__load_upto(a->opts.kallsyms_path, max, &err);
+		a->opts.ksyms = a->own_ksyms;
+		if (!a->own_ksyms && len < sizeof(a->warnings))
+			snprintf(a->warnings + len, sizeof(a->warnings) - len,
+				 "%s: IPI call sites left as addresses\n", err.msg);
+		return;
+	}
+	if (!a->own_ksyms || a->ksyms_failed)
+		return;
+	for (i = 0; i < n; i++) {
+		if (!addrs[i] || kallsyms__covers(a->own_ksyms, addrs[i]))
+			continue;
+		if (kallsyms__extend(a->own_ksyms, addrs[i], &err)) {
+			a->ksyms_failed = true;
+			if (len < sizeof(a->warnings))
+				snprintf(a->warnings + len, sizeof(a->warnings) - len,
+					 "%s: some IPI call sites left as addresses\n", err.msg);
+			return;
+		}
+	}
 }
 
 static bool ipi__is_wakelist(struct schedan *a, uint64_t callsite, uint64_t callback)
 {
+	const uint64_t addrs[] = { callsite, callback };
 	const struct ksym *cs, *cb;
 
-	if (!a->ksyms_tried)
-		schedan__load_ksyms(a);
+	if (!a->ksyms_tried || a->own_ksyms)
+		schedan__ksyms(a, addrs, 2);
 
 	if (!a->opts.ksyms)
 		return callback != 0;
@@ -580,6 +645,7 @@ static int sa_sample(void *ctx, const struct stream_sample *s)
 	enum ev_kind k;
 	int ret;
 
+	a->gen++;
 	if (!s->evsel || (size_t)s->evsel->idx >= a->nr_kinds || !s->raw)
 		return 0;
 	k = a->kinds[s->evsel->idx];
@@ -632,8 +698,10 @@ static int sa_sample(void *ctx, const struct stream_sample *s)
 static int sa_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm, bool exec,
 		   uint64_t time)
 {
-	struct task *t = task__get(ctx, tid);
+	struct schedan *a = ctx;
+	struct task *t = task__get(a, tid);
 
+	a->gen++;
 	if (!t)
 		return -ENOMEM;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
@@ -645,6 +713,7 @@ static int sa_task(void *ctx, const struct stream_task *st)
 	struct schedan *a = ctx;
 	struct task *t = task__get(a, st->tid), *parent;
 
+	a->gen++;
 	if (!t)
 		return -ENOMEM;
 	if (!st->fork) {
@@ -666,6 +735,7 @@ static int sa_lost(void *ctx, uint64_t id, uint64_t nr, uint64_t time)
 	size_t i;
 	int c;
 
+	a->gen++;
 	a->nr_lost += nr;
 	a->nr_lost_records++;
 	/* the wakeups in flight cannot be trusted any more */
@@ -704,8 +774,10 @@ uint64_t schedan__wakeups(const struct schedan *a, enum wake_class c)
 
 int schedan__latency(struct schedan *a, struct schedan_lat *out)
 {
-	u64vec__lat(&a->all_lat, out);
-	return 0;
+	int ret = schedan__percentiles(a);
+
+	*out = a->lat_all;
+	return ret;
 }
 
 uint64_t schedan__migrations(const struct schedan *a, int c)

@@ -90,6 +90,139 @@ START_TEST(test_proc)
 }
 END_TEST
 
+static void same_sym(const struct ksym *a, const struct ksym *b, uint64_t addr)
+{
+	ck_assert_msg((a == NULL) == (b == NULL), "0x%llx: %s vs %s", (unsigned long long)addr,
+		      a ? a->name : "none", b ? b->name : "none");
+	if (!a)
+		return;
+	ck_assert_msg(a->addr == b->addr && !strcmp(a->name, b->name) &&
+		      !strcmp(a->module, b->module), "0x%llx: %s vs %s",
+		      (unsigned long long)addr, a->name, b->name);
+}
+
+/* every text address of @path, and the ones next to it, resolve in @part as in @full */
+static size_t compare(const char *path, const struct kallsyms *full, const struct kallsyms *part,
+		      size_t every)
+{
+	unsigned long long addr;
+	char type, line[512];
+	size_t n = 0, i = 0;
+	FILE *f = fopen(path, "r");
+	int d;
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c", &addr, &type) != 2 || !strchr("tTwW", type) ||
+		    i++ % every)
+			continue;
+		for (d = -1; d <= 1; d++) {
+			uint64_t a = (uint64_t)addr + (uint64_t)(int64_t)d;
+
+			if (!kallsyms__covers(part, a))
+				continue;
+			same_sym(kallsyms__find(full, a), kallsyms__find(part, a), a);
+			n++;
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+static size_t text_lines(const char *path)
+{
+	char type, line[512];
+	unsigned long long addr;
+	size_t n = 0;
+	FILE *f = fopen(path, "r");
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		n += sscanf(line, "%llx %c", &addr, &type) == 2 && strchr("tTwW", type);
+	fclose(f);
+	return n;
+}
+
+START_TEST(test_upto)
+{
+	char *p = write_tmp("ffffffff81000000 T _stext\n"
+			    "ffffffff81000000 T _text\n"
+			    "ffffffff81000100 t ttwu_queue_wakelist\n"
+			    "ffffffff81000180 D some_data\n"
+			    "ffffffff81000200 T resched_curr\n"
+			    "ffffffff81000300 T update_curr\n"
+			    "ffffffff81000400 T _etext\n"
+			    "ffffffffc0001000 t mod_fn\t[kvm]\n"
+			    "ffffffffc0000000 t mod_first\t[kvm]\n");
+	struct errbuf e = { "" };
+	struct kallsyms *full = kallsyms__load(p, &e), *k;
+
+	ck_assert_msg(full != NULL, "%s", e.msg);
+	/* stops at the first text symbol past the address */
+	k = kallsyms__load_upto(p, 0xffffffff81000210ull, &e);
+	ck_assert_msg(k != NULL, "%s", e.msg);
+	ck_assert_uint_eq(kallsyms__nr(k), 5);
+	ck_assert(kallsyms__covers(k, 0xffffffff810002ffull));
+	ck_assert(!kallsyms__covers(k, 0xffffffff81000300ull));
+	ck_assert(!kallsyms__covers(k, 0xffffffff80000000ull));
+	ck_assert_str_eq(kallsyms__find(k, 0xffffffff81000210ull)->name, "resched_curr");
+	ck_assert_str_eq(kallsyms__find(k, 0xffffffff81000000ull)->name, "_text");
+	ck_assert_ptr_null(kallsyms__find(k, 0xffffffff81000300ull));
+	ck_assert_uint_gt(compare(p, full, k, 1), 0);
+	/* a module address: the modules are out of order, the whole file is read and sorted */
+	ck_assert_int_eq(kallsyms__extend(k, 0xffffffffc0000010ull, &e), 0);
+	ck_assert_uint_eq(kallsyms__nr(k), kallsyms__nr(full));
+	ck_assert(kallsyms__covers(k, 0));
+	ck_assert_str_eq(kallsyms__find(k, 0xffffffffc0000010ull)->name, "mod_first");
+	ck_assert_uint_eq(compare(p, full, k, 1), 3 * 8);
+	kallsyms__delete(k);
+	/* below the first symbol: only the whole file can tell */
+	k = kallsyms__load_upto(p, 0x1000, &e);
+	ck_assert_uint_eq(kallsyms__nr(k), kallsyms__nr(full));
+	ck_assert_ptr_null(kallsyms__find(k, 0x1000));
+	kallsyms__delete(k);
+	kallsyms__delete(full);
+	unlink(p);
+	/* errors are the same as the whole file's */
+	p = write_tmp("ffffffff81000000 T _stext\ngarbage\n");
+	ck_assert_ptr_null(kallsyms__load_upto(p, 0xffffffff81000010ull, &e));
+	ck_assert_ptr_nonnull(strstr(e.msg, "line 2"));
+	unlink(p);
+}
+END_TEST
+
+START_TEST(test_upto_proc)
+{
+	struct errbuf e = { "" };
+	struct kallsyms *full = kallsyms__load(NULL, &e), *k;
+	const struct ksym *s;
+	size_t n;
+
+	if (!full) {
+		fprintf(stderr, "skipped: %s\n", e.msg);
+		return;
+	}
+	s = kallsyms__by_name(full, "update_curr") ?: kallsyms__by_name(full, "schedule");
+	ck_assert_ptr_nonnull(s);
+	k = kallsyms__load_upto(NULL, s->addr + 1, &e);
+	ck_assert_msg(k != NULL, "%s", e.msg);
+	ck_assert(kallsyms__covers(k, s->addr + 1));
+	same_sym(kallsyms__find(full, s->addr + 1), kallsyms__find(k, s->addr + 1), s->addr + 1);
+	n = compare("/proc/kallsyms", full, k, 7);
+	fprintf(stderr, "upto %s: %zu of %zu symbols read, %zu addresses agree\n", s->name,
+		kallsyms__nr(k), kallsyms__nr(full), n);
+	/* further on, up to the last symbol (a module's, if any) */
+	ck_assert_int_eq(kallsyms__extend(k, ~0ull, &e), 0);
+	ck_assert_uint_eq(kallsyms__nr(k), kallsyms__nr(full));
+	n = compare("/proc/kallsyms", full, k, 7);
+	ck_assert_uint_gt(n, 3 * kallsyms__nr(full) / 7 / 2);
+	/* every text line made it, across the buffers the file took */
+	ck_assert_uint_eq(kallsyms__nr(full), text_lines("/proc/kallsyms"));
+	kallsyms__delete(k);
+	kallsyms__delete(full);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("kallsyms");
@@ -100,6 +233,8 @@ int main(void)
 	tcase_add_test(tc, test_lookup);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_proc);
+	tcase_add_test(tc, test_upto);
+	tcase_add_test(tc, test_upto_proc);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -331,6 +331,108 @@ START_TEST(test_missing)
 }
 END_TEST
 
+/* nearest rank, as perf script users compute it: the k-th smallest, k = ceil(p% of n) */
+static uint64_t rank_of(uint64_t *v, size_t n, double pct)
+{
+	double r = pct / 100.0 * (double)n;
+	size_t k = (size_t)r;
+
+	if ((double)k < r)
+		k++;
+	return v[(k < 1 ? 1 : k) - 1];
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* @o (a wakeup_latency object) against the values @v, sorted here */
+static void check_lat(json_t *o, uint64_t *v, size_t n, const char *what)
+{
+	static const char *const keys[] = { "p50_us", "p90_us", "p99_us", "p99.9_us" };
+	static const double pct[] = { 50, 90, 99, 99.9 };
+	size_t i;
+
+	ck_assert_msg(o != NULL, "%s: no latency", what);
+	ck_assert_msg((size_t)json_integer_value(json_object_get(o, "count")) == n,
+		      "%s: count %lld, want %zu", what,
+		      (long long)json_integer_value(json_object_get(o, "count")), n);
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (i = 0; i < 4; i++) {
+		double got = json_real_value(json_object_get(o, keys[i]));
+		double want = (double)rank_of(v, n, pct[i]) / 1e3;
+
+		ck_assert_msg(got == want, "%s %s: %f us, want %f", what, keys[i], got, want);
+	}
+	ck_assert(json_real_value(json_object_get(o, "max_us")) == (double)v[n - 1] / 1e3);
+}
+
+START_TEST(test_percentiles)
+{
+	enum { N = 3000, TASKS = 7, COMMS = 3 };
+	static uint64_t by_task[TASKS][N], by_comm[COMMS][N], by_class[3][N], all[N];
+	size_t nt[TASKS] = { 0 }, nc[COMMS] = { 0 }, ncl[3] = { 0 }, i;
+	const char *const cls[] = { "same-cpu", "direct-noipi", "unknown" };
+	uint64_t t = 1000, x = 88172645463325252ull;
+	json_t *j, *o;
+	struct fake f;
+	char name[32];
+
+	fake_init(&f, NR);
+	ck_assert_int_eq(f.ops.begin(f.ops.ctx, &f.info), 0);
+	for (i = 0; i < N; i++) {
+		uint64_t pid = 100 + i % TASKS, comm = pid % COMMS, lat, c = (i / TASKS) % 3;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		/* mostly short, a few long: several radix digits */
+		lat = 1 + (x % 8 ? x % 50 : x % 5000000);
+		rec(&f, WAKING, 0, 500, t, "pid", pid, "target_cpu", (uint64_t)(c ? 1 : 0), "comm",
+		    comm, NULL);
+		if (c == 1)
+			rec(&f, WAKEUP, 0, 500, t, "pid", pid, "target_cpu", (uint64_t)1, "comm", comm,
+			    NULL);
+		rec(&f, SWITCH, 1, 0, t + lat, "prev_pid", (uint64_t)0, "prev_state", (uint64_t)0,
+		    "next_pid", pid, "prev_comm", (uint64_t)0, "next_comm", comm, NULL);
+		rec(&f, SWITCH, 1, (uint32_t)pid, t + lat + 1, "prev_pid", pid, "prev_state",
+		    (uint64_t)1, "next_pid", (uint64_t)0, "prev_comm", comm, "next_comm",
+		    (uint64_t)0, NULL);
+		t += lat + 2;
+		lat *= 1000;
+		by_task[pid - 100][nt[pid - 100]++] = lat;
+		by_comm[comm][nc[comm]++] = lat;
+		by_class[c][ncl[c]++] = lat;
+		all[i] = lat;
+	}
+	j = schedan__json(f.a);
+	ck_assert_ptr_nonnull(j);
+	check_lat(json_object_get(j, "wakeup_latency"), all, N, "all");
+	for (i = 0; i < 3; i++)
+		check_lat(json_object_get(json_object_get(j, "wakeup_paths"), cls[i]), by_class[i],
+			  ncl[i], cls[i]);
+	for (i = 0; i < COMMS; i++) {
+		snprintf(name, sizeof(name), "t%zu", i);
+		check_lat(json_object_get(json_object_get(j, "comms"), name), by_comm[i], nc[i],
+			  name);
+	}
+	json_array_foreach(json_object_get(j, "tasks"), i, o) {
+		json_int_t tid = json_integer_value(json_object_get(o, "tid"));
+
+		if (tid < 100 || tid >= 100 + TASKS)
+			continue;
+		snprintf(name, sizeof(name), "task %lld", (long long)tid);
+		check_lat(json_object_get(o, "wakeup_latency"), by_task[tid - 100], nt[tid - 100],
+			  name);
+	}
+	json_decref(j);
+	fake_exit(&f);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("schedan");
@@ -341,6 +443,7 @@ int main(void)
 	tcase_add_test(tc, test_paths);
 	tcase_add_test(tc, test_lost);
 	tcase_add_test(tc, test_missing);
+	tcase_add_test(tc, test_percentiles);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
