@@ -29,7 +29,7 @@ struct report_opts {
 	/* symbols: the sort keys again with srcline, and what goes through callchains */
 	struct symrep_config sym;
 	const char *symfs, *kallsyms, *vmlinux, *focus;
-	bool no_symbols;
+	bool no_symbols, no_cache;
 	double percent_limit;
 };
 
@@ -39,6 +39,8 @@ struct report {
 	struct threads *threads;
 	struct hist **hists;		/* one per event */
 	uint64_t *lost;			/* LOST_SAMPLES per event */
+	uint64_t *nr_samples, *period;	/* per event */
+	bool need_comm;			/* rows by label: the comm is a key or folded stacks */
 	size_t nr;
 	const char *unknown;		/* interned "[unknown]" */
 	struct perf_file *f;
@@ -54,17 +56,21 @@ static int sym_begin(struct report *r, const struct stream_info *info)
 	const struct report_opts *o = r->o;
 	struct symbols_config cfg = { .symfs = o->symfs, .vmlinux = o->vmlinux };
 	struct symrep_config sc = o->sym;
-	char kbuf[4096];
+	char kbuf[4096], cbuf[4096];
 	size_t i;
 
 	symbols__record_note(info->cmdline, r->note, sizeof(r->note));
 	if (o->no_symbols)
 		return 0;
-	for (i = 0; i < sc.nr_keys; i++)
+	for (i = 0; i < sc.nr_keys; i++) {
 		cfg.lines |= sc.keys[i] == SYMREP_SRCLINE;
+		r->need_comm |= sc.keys[i] == SYMREP_COMM;
+	}
+	r->need_comm |= sc.folded;
 	cfg.kallsyms = symbols__pick_kallsyms(o->input, o->kallsyms, info->os_release, kbuf,
 					      sizeof(kbuf));
 	cfg.elsewhere = !o->symfs && symbols__recorded_elsewhere(info->hostname, info->os_release);
+	cfg.cache_dir = o->no_cache ? NULL : symbols__cache_dir(cbuf, sizeof(cbuf));
 	sc.nr_events = info->nr_evsels;
 	sc.focus = r->focus;
 	r->syms = symbols__new(&cfg, NULL);
@@ -88,7 +94,7 @@ static int sym_sample(struct report *r, const struct stream_sample *s, struct ta
 	int ret;
 
 	ret = symrep__sample(r->symrep, s, s->evsel->idx, al->comm, &self);
-	if (ret)
+	if (ret || !self)
 		return ret;
 	if (self->ip != s->ip) {
 		ret = threads__resolve(r->threads, s->pid, s->tid,
@@ -103,6 +109,20 @@ static int sym_sample(struct report *r, const struct stream_sample *s, struct ta
 	return ret;
 }
 
+static int label_sample(struct report *r, const struct stream_sample *s)
+{
+	const struct sym_loc *self;
+	struct taddr al = { 0 };
+	int ret;
+
+	if (r->need_comm) {
+		ret = threads__resolve(r->threads, s->pid, s->tid, s->misc, s->ip, &al);
+		if (ret)
+			return ret;
+	}
+	return symrep__sample(r->symrep, s, s->evsel->idx, al.comm, &self);
+}
+
 static int rep_begin(void *ctx, const struct stream_info *info)
 {
 	struct report *r = ctx;
@@ -112,7 +132,9 @@ static int rep_begin(void *ctx, const struct stream_info *info)
 	r->nr = info->nr_evsels;
 	r->hists = calloc(r->nr ?: 1, sizeof(*r->hists));
 	r->lost = calloc(r->nr ?: 1, sizeof(*r->lost));
-	if (!r->hists || !r->lost)
+	r->nr_samples = calloc(r->nr ?: 1, sizeof(*r->nr_samples));
+	r->period = calloc(r->nr ?: 1, sizeof(*r->period));
+	if (!r->hists || !r->lost || !r->nr_samples || !r->period)
 		return -ENOMEM;
 	for (i = 0; i < r->nr; i++) {
 		r->hists[i] = hist__new(r->o->sorts, r->o->nr_sorts);
@@ -131,6 +153,10 @@ static int rep_sample(void *ctx, const struct stream_sample *s)
 
 	if (!s->evsel || (size_t)s->evsel->idx >= r->nr)
 		return 0;
+	r->nr_samples[s->evsel->idx]++;
+	r->period[s->evsel->idx] += s->period;
+	if (r->symrep && r->o->sym.labels)	/* rows by label: the hists are not shown */
+		return label_sample(r, s);
 	ret = threads__resolve(r->threads, s->pid, s->tid, s->misc, s->ip, &al);
 	if (ret)
 		return ret;
@@ -387,7 +413,7 @@ static void print_labels(struct report *r, size_t idx)
 	const struct report_opts *o = r->o;
 	bool children = o->sym.children;
 	struct sym_stacks *self = symrep__rows(r->symrep, idx, false);
-	uint64_t tp = hist__total_period(r->hists[idx]), ts = hist__total_samples(r->hists[idx]);
+	uint64_t tp = r->period[idx], ts = r->nr_samples[idx];
 	size_t n, i, j, nk, w[SYMREP_MAX_KEYS] = { 0 };
 	char *f[SYMREP_MAX_KEYS], lab[1024];
 	const struct sym_stack *v;
@@ -489,7 +515,7 @@ static int print_report(struct report *r, const struct stream_stats *st)
 		const struct perf_event_attr *a = &r->info->evsels[i].attr;
 		bool dummy = a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
 
-		if (!hist__total_samples(r->hists[i]) && (r->o->sep || dummy))
+		if (!r->nr_samples[i] && (r->o->sep || dummy))
 			continue;
 		if (r->symrep && r->o->sym.labels)
 			print_labels(r, i);
@@ -740,13 +766,19 @@ static int run_report(const struct report_opts *o)
 				   .comm = rep_comm, .mmap = rep_mmap, .task = rep_task,
 				   .lost = rep_lost, .raw = rep_raw };
 	ret = perf_file__run(f, &ops, &err);
+	if (!ret && r.symrep)
+		ret = symrep__finish(r.symrep);
 	if (r.hists)
 		print_report(&r, perf_file__stats(f));
+	if (r.syms)
+		symbols__cache_save(r.syms);	/* a cache: what cannot be written is looked up again */
 out_free:
 	for (i = 0; r.hists && i < r.nr; i++)
 		hist__delete(r.hists[i]);
 	free(r.hists);
 	free(r.lost);
+	free(r.nr_samples);
+	free(r.period);
 	threads__delete(r.threads);
 	symrep__delete(r.symrep);
 	symbols__delete(r.syms);
@@ -775,6 +807,8 @@ static void usage(FILE *fp)
 		    "      --kallsyms FILE kernel symbols from FILE\n"
 		    "      --vmlinux FILE  kernel symbols and lines from a debug vmlinux\n"
 		    "      --no-symbols    addresses only\n"
+		    "      --no-cache      do not use or fill the lookup cache (SCHEDLENS_CACHE_DIR,\n"
+		    "                      default ~/.cache/schedlens; SCHEDLENS_NO_CACHE=1: none)\n"
 		    "      --children      add each sample to every function of its callchain\n"
 		    "  -g, --call-graph M  caller, callee or none: call paths under each entry\n"
 		    "      --folded        collapsed stacks (comm;outer;...;inner COUNT), flame graphs\n"
@@ -839,6 +873,7 @@ int cmd_report(int argc, char **argv)
 		{ "folded", no_argument, NULL, 1006 },
 		{ "focus", required_argument, NULL, 1007 },
 		{ "skid-caller", no_argument, NULL, 1008 },
+		{ "no-cache", no_argument, NULL, 1009 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -899,6 +934,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 1008:
 			o.sym.skid_caller = true;
+			break;
+		case 1009:
+			o.no_cache = true;
 			break;
 		case 'h':
 			usage(stdout);

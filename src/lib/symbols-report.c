@@ -10,6 +10,19 @@
 
 #define MAX_FRAMES 128
 
+/*
+ * Without callchains, samples are counted by where they landed (DSO and address, and what
+ * else the label holds) and each distinct place is looked up and labelled once, in
+ * symrep__finish().
+ */
+struct symrep_addr {
+	struct sym_addr a;
+	const char *comm;
+	uint32_t pid, cpu, idx;
+	bool used;
+	uint64_t nr_samples, period, first, with_caller;
+};
+
 struct symrep {
 	struct symrep_config cfg;
 	struct symbols *syms;
@@ -22,6 +35,11 @@ struct symrep {
 		const char *sym;
 		bool skid;
 	} memo[64];		/* is_skid by symbol, direct mapped */
+	bool defer, finished, comm_key, pid_key, cpu_key;
+	unsigned int flags;	/* SYM_LINES when a key is the source line */
+	struct symrep_addr *addrs;
+	size_t addrs_mask, addrs_used;
+	uint64_t seq;
 	struct sym_loc frames[MAX_FRAMES];
 	const char *names[MAX_FRAMES];
 	char buf[8192], label[1024];
@@ -37,6 +55,13 @@ struct symrep *symrep__new(struct symbols *syms, const struct symrep_config *cfg
 	r->cfg = *cfg;
 	r->syms = syms;
 	r->chains = cfg->children || cfg->graph || cfg->folded || cfg->focus || cfg->skid_caller;
+	r->defer = cfg->labels && !r->chains;
+	for (i = 0; i < cfg->nr_keys; i++) {
+		r->flags |= cfg->keys[i] == SYMREP_SRCLINE ? SYM_LINES : 0;
+		r->comm_key |= cfg->keys[i] == SYMREP_COMM;
+		r->pid_key |= cfg->keys[i] == SYMREP_PID;
+		r->cpu_key |= cfg->keys[i] == SYMREP_CPU;
+	}
 	if (cfg->labels) {
 		r->self = calloc(n, sizeof(*r->self));
 		r->children = calloc(n, sizeof(*r->children));
@@ -75,6 +100,7 @@ void symrep__delete(struct symrep *r)
 	free(r->children);
 	sym_stacks__delete(r->paths);
 	sym_stacks__delete(r->folded);
+	free(r->addrs);
 	free(r);
 }
 
@@ -90,7 +116,7 @@ static const char *frame_dso(const struct sym_loc *f)
 	return base && f->dso_name[0] == '/' ? base + 1 : f->dso_name;
 }
 
-static void label(struct symrep *r, const struct sym_loc *f, const struct stream_sample *s,
+static void label(struct symrep *r, const struct sym_loc *f, uint32_t pid, uint32_t cpu,
 		  const char *comm, char *buf, size_t len)
 {
 	size_t i, n = 0;
@@ -115,10 +141,10 @@ static void label(struct symrep *r, const struct sym_loc *f, const struct stream
 					 (unsigned long long)f->addr);
 			break;
 		case SYMREP_PID:
-			snprintf(tmp, sizeof(tmp), "%d", (int)s->pid);
+			snprintf(tmp, sizeof(tmp), "%d", (int)pid);
 			break;
 		case SYMREP_CPU:
-			snprintf(tmp, sizeof(tmp), "%d", (int)s->cpu);
+			snprintf(tmp, sizeof(tmp), "%d", (int)cpu);
 			break;
 		case SYMREP_SRCLINE:
 			sym_loc__srcline(f, tmp, sizeof(tmp));
@@ -176,7 +202,7 @@ static int add_children(struct symrep *r, const struct stream_sample *s, const c
 			seen = f->sym && r->frames[j].sym == f->sym && r->frames[j].dso == f->dso;
 		if (seen)
 			continue;
-		label(r, f, s, comm, r->label, sizeof(r->label));
+		label(r, f, s->pid, s->cpu, comm, r->label, sizeof(r->label));
 		ret = sym_stacks__add(st, r->label, s->period);
 		if (ret)
 			return ret;
@@ -198,16 +224,122 @@ static bool is_skid(struct symrep *r, const char *sym)
 	return r->memo[i].skid;
 }
 
+static uint64_t addr_hash(const struct symrep_addr *e)
+{
+	uint64_t x = (uintptr_t)e->a.dso ^ e->a.key * 0x9e3779b97f4a7c15ull ^ e->a.kernel ^
+		     (uintptr_t)e->comm << 1 ^ (uint64_t)e->pid << 20 ^ (uint64_t)e->cpu << 40 ^
+		     (uint64_t)e->idx << 52;
+
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return x;
+}
+
+static bool addr_eq(const struct symrep_addr *x, const struct symrep_addr *y)
+{
+	return x->a.dso == y->a.dso && x->a.key == y->a.key && x->a.kernel == y->a.kernel &&
+	       x->comm == y->comm && x->pid == y->pid && x->cpu == y->cpu && x->idx == y->idx;
+}
+
+static struct symrep_addr *addr_slot(struct symrep *r, const struct symrep_addr *k)
+{
+	size_t i;
+
+	if (r->addrs_used * 2 >= r->addrs_mask) {
+		size_t nmask = r->addrs_mask ? r->addrs_mask * 2 + 1 : 1023, j;
+		struct symrep_addr *n = calloc(nmask + 1, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (j = 0; r->addrs && j <= r->addrs_mask; j++) {
+			if (!r->addrs[j].used)
+				continue;
+			for (i = addr_hash(&r->addrs[j]) & nmask; n[i].used; i = (i + 1) & nmask)
+				;
+			n[i] = r->addrs[j];
+		}
+		free(r->addrs);
+		r->addrs = n;
+		r->addrs_mask = nmask;
+	}
+	for (i = addr_hash(k) & r->addrs_mask; r->addrs[i].used; i = (i + 1) & r->addrs_mask)
+		if (addr_eq(&r->addrs[i], k))
+			return &r->addrs[i];
+	r->addrs[i] = *k;
+	r->addrs[i].used = true;
+	r->addrs[i].first = r->seq;
+	r->addrs_used++;
+	return &r->addrs[i];
+}
+
+static int defer_sample(struct symrep *r, const struct stream_sample *s, size_t idx,
+			const char *comm)
+{
+	struct symrep_addr k = { .idx = idx < r->cfg.nr_events ? idx : UINT32_MAX }, *e;
+
+	symbols__locate(r->syms, s->pid, s->ip, s->misc & PERF_RECORD_MISC_CPUMODE_MASK, 0, &k.a);
+	k.a.ip = 0;
+	k.comm = r->comm_key ? comm : NULL;
+	k.pid = r->pid_key ? s->pid : 0;
+	k.cpu = r->cpu_key ? s->cpu : 0;
+	r->seq++;
+	r->total_period += s->period;
+	e = addr_slot(r, &k);
+	if (!e)
+		return -ENOMEM;
+	e->nr_samples++;
+	e->period += s->period;
+	e->with_caller += s->nr_callchain > 2;
+	return 0;
+}
+
+int symrep__finish(struct symrep *r)
+{
+	const char *comm;
+	uint64_t skid_first = UINT64_MAX;
+	struct sym_loc loc;
+	size_t i;
+	int ret = 0;
+
+	if (!r->defer || r->finished)
+		return 0;
+	r->finished = true;
+	for (i = 0; r->addrs && i <= r->addrs_mask && !ret; i++) {
+		const struct symrep_addr *e = &r->addrs[i];
+
+		if (!e->used)
+			continue;
+		symbols__lookup(r->syms, &e->a, r->flags, &loc);
+		if (is_skid(r, loc.sym)) {
+			r->skid_samples += e->nr_samples;
+			r->skid_period += e->period;
+			r->skid_with_caller += e->with_caller;
+			if (e->first < skid_first) {
+				skid_first = e->first;
+				r->skid_sym = loc.sym;
+			}
+		}
+		if (e->idx == UINT32_MAX)
+			continue;
+		comm = e->comm;
+		label(r, &loc, e->pid, e->cpu, comm, r->label, sizeof(r->label));
+		ret = sym_stacks__add_n(r->self[e->idx], r->label, e->nr_samples, e->period);
+	}
+	return ret;
+}
+
 int symrep__sample(struct symrep *r, const struct stream_sample *s, size_t idx,
 		   const char *comm, const struct sym_loc **self)
 {
-	unsigned int flags = 0;
+	unsigned int flags = r->flags;
 	size_t nf = 1, i;
 	int ret = 0;
 
-	for (i = 0; i < r->cfg.nr_keys; i++)
-		if (r->cfg.keys[i] == SYMREP_SRCLINE)
-			flags = SYM_LINES;
+	if (r->defer) {
+		*self = NULL;
+		return defer_sample(r, s, idx, comm);
+	}
 	if (r->chains)
 		nf = symbols__chain(r->syms, s, flags, r->frames, MAX_FRAMES);
 	else
@@ -233,7 +365,7 @@ int symrep__sample(struct symrep *r, const struct stream_sample *s, size_t idx,
 		ret = add_folded(r, comm, nf, s->period);
 	if (ret || !r->cfg.labels || idx >= r->cfg.nr_events)
 		return ret;
-	label(r, &r->frames[0], s, comm, r->label, sizeof(r->label));
+	label(r, &r->frames[0], s->pid, s->cpu, comm, r->label, sizeof(r->label));
 	ret = sym_stacks__add(r->self[idx], r->label, s->period);
 	if (!ret && r->paths)
 		ret = add_path(r, r->label, nf, s->period);
