@@ -113,6 +113,9 @@ void symbols__locate(struct symbols *s, uint32_t pid, uint64_t ip, uint16_t cpum
 void symbols__lookup(struct symbols *s, const struct sym_addr *a, unsigned int flags,
 		     struct sym_loc *out);
 
+/* Bumped by every mmap, fork and exec: locating a pid's ip gives the same while it stays. */
+uint64_t symbols__generation(const struct symbols *s);
+
 /*
  * The persistent cache directory: $SCHEDLENS_CACHE_DIR, else $XDG_CACHE_HOME/schedlens, else
  * ~/.cache/schedlens; NULL when $SCHEDLENS_NO_CACHE is set (not "0") or there is no home.

@@ -352,7 +352,7 @@ struct sym_cache_ent *sym_dso__slot(struct sym_dso *d, uint64_t key)
 	size_t i;
 
 	if (d->cache_used * 2 >= d->cache_mask) {
-		size_t nmask = d->cache_mask ? d->cache_mask * 2 + 1 : 1023, j;
+		size_t nmask = d->cache_mask ? d->cache_mask * 2 + 1 : 127, j;
 		struct sym_cache_ent *n = calloc(nmask + 1, sizeof(*n));
 
 		if (!n)

@@ -72,6 +72,7 @@ struct symbols {
 	struct kallsyms *ks;	/* loaded with the kernel DSO when there is no vmlinux */
 	struct sym_src *srcs;
 	struct sym_strs *strs;	/* every string a cache entry points to, interned */
+	uint64_t gen;		/* bumped by every change of an address space */
 	struct {		/* the last user address located: [lo, hi) of pid, key = ip + delta */
 		uint32_t pid;
 		uint64_t lo, hi;

@@ -11,15 +11,17 @@
 #define MAX_FRAMES 128
 
 /*
- * Without callchains, samples are counted by where they landed (DSO and address, and what
- * else the label holds) and each distinct place is looked up and labelled once, in
- * symrep__finish().
+ * Without callchains, samples are counted by the address sampled (pid, ip, mode, the address
+ * spaces' generation, and what else the label holds), each located once; symrep__finish()
+ * merges those by place (DSO and address) and looks up and labels each place once.
  */
 struct symrep_addr {
-	struct sym_addr a;
+	uint64_t ip, gen;
 	const char *comm;
 	uint32_t pid, cpu, idx;
+	uint16_t mode;
 	bool used;
+	struct sym_addr a;
 	uint64_t nr_samples, period, first, with_caller;
 };
 
@@ -226,9 +228,8 @@ static bool is_skid(struct symrep *r, const char *sym)
 
 static uint64_t addr_hash(const struct symrep_addr *e)
 {
-	uint64_t x = (uintptr_t)e->a.dso ^ e->a.key * 0x9e3779b97f4a7c15ull ^ e->a.kernel ^
-		     (uintptr_t)e->comm << 1 ^ (uint64_t)e->pid << 20 ^ (uint64_t)e->cpu << 40 ^
-		     (uint64_t)e->idx << 52;
+	uint64_t x = e->ip * 0x9e3779b97f4a7c15ull ^ e->gen ^ (uint64_t)e->pid << 32 ^ e->mode ^
+		     (uintptr_t)e->comm ^ (uint64_t)e->cpu << 16 ^ (uint64_t)e->idx << 48;
 
 	x ^= x >> 33;
 	x *= 0xff51afd7ed558ccdull;
@@ -238,108 +239,155 @@ static uint64_t addr_hash(const struct symrep_addr *e)
 
 static bool addr_eq(const struct symrep_addr *x, const struct symrep_addr *y)
 {
-	return x->a.dso == y->a.dso && x->a.key == y->a.key && x->a.kernel == y->a.kernel &&
-	       x->comm == y->comm && x->pid == y->pid && x->cpu == y->cpu && x->idx == y->idx;
+	return x->ip == y->ip && x->pid == y->pid && x->gen == y->gen && x->mode == y->mode &&
+	       x->comm == y->comm && x->cpu == y->cpu && x->idx == y->idx;
 }
 
-static struct symrep_addr *addr_slot(struct symrep *r, const struct symrep_addr *k)
+static int addrs_grow(struct symrep *r)
 {
+	size_t nmask = r->addrs_mask ? r->addrs_mask * 2 + 1 : 255, i, j;
+	struct symrep_addr *n = calloc(nmask + 1, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (j = 0; r->addrs && j <= r->addrs_mask; j++) {
+		if (!r->addrs[j].used)
+			continue;
+		for (i = addr_hash(&r->addrs[j]) & nmask; n[i].used; i = (i + 1) & nmask)
+			;
+		n[i] = r->addrs[j];
+	}
+	free(r->addrs);
+	r->addrs = n;
+	r->addrs_mask = nmask;
+	return 0;
+}
+
+static __attribute__((noinline)) int defer_sample(struct symrep *r,
+						  const struct stream_sample *s, size_t idx,
+						  const char *comm)
+{
+	struct symrep_addr k;
+	struct symrep_addr *e;
 	size_t i;
 
-	if (r->addrs_used * 2 >= r->addrs_mask) {
-		size_t nmask = r->addrs_mask ? r->addrs_mask * 2 + 1 : 1023, j;
-		struct symrep_addr *n = calloc(nmask + 1, sizeof(*n));
-
-		if (!n)
-			return NULL;
-		for (j = 0; r->addrs && j <= r->addrs_mask; j++) {
-			if (!r->addrs[j].used)
-				continue;
-			for (i = addr_hash(&r->addrs[j]) & nmask; n[i].used; i = (i + 1) & nmask)
-				;
-			n[i] = r->addrs[j];
-		}
-		free(r->addrs);
-		r->addrs = n;
-		r->addrs_mask = nmask;
-	}
-	for (i = addr_hash(k) & r->addrs_mask; r->addrs[i].used; i = (i + 1) & r->addrs_mask)
-		if (addr_eq(&r->addrs[i], k))
-			return &r->addrs[i];
-	r->addrs[i] = *k;
-	r->addrs[i].used = true;
-	r->addrs[i].first = r->seq;
-	r->addrs_used++;
-	return &r->addrs[i];
-}
-
-static int defer_sample(struct symrep *r, const struct stream_sample *s, size_t idx,
-			const char *comm)
-{
-	struct symrep_addr k = { .idx = idx < r->cfg.nr_events ? idx : UINT32_MAX }, *e;
-
-	symbols__locate(r->syms, s->pid, s->ip, s->misc & PERF_RECORD_MISC_CPUMODE_MASK, 0, &k.a);
-	k.a.ip = 0;
+	if (r->addrs_used * 2 >= r->addrs_mask && addrs_grow(r))
+		return -ENOMEM;
+	k.ip = s->ip;
+	k.gen = symbols__generation(r->syms);
+	k.pid = s->pid;
+	k.mode = s->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	k.comm = r->comm_key ? comm : NULL;
-	k.pid = r->pid_key ? s->pid : 0;
 	k.cpu = r->cpu_key ? s->cpu : 0;
+	k.idx = idx < r->cfg.nr_events ? idx : UINT32_MAX;
 	r->seq++;
 	r->total_period += s->period;
-	e = addr_slot(r, &k);
-	if (!e)
-		return -ENOMEM;
+	for (i = addr_hash(&k) & r->addrs_mask; r->addrs[i].used; i = (i + 1) & r->addrs_mask)
+		if (addr_eq(&r->addrs[i], &k))
+			break;
+	e = &r->addrs[i];
+	if (!e->used) {
+		k.used = true;
+		k.first = r->seq;
+		k.nr_samples = k.period = k.with_caller = 0;
+		symbols__locate(r->syms, s->pid, s->ip, k.mode, 0, &k.a);
+		*e = k;
+		r->addrs_used++;
+	}
 	e->nr_samples++;
 	e->period += s->period;
 	e->with_caller += s->nr_callchain > 2;
 	return 0;
 }
 
-int symrep__finish(struct symrep *r)
+/* by place: what the label is made of */
+static int place_cmp(const void *a, const void *b, void *ctx)
 {
-	const char *comm;
-	uint64_t skid_first = UINT64_MAX;
+	const struct symrep_addr *x = *(const struct symrep_addr *const *)a;
+	const struct symrep_addr *y = *(const struct symrep_addr *const *)b;
+	const struct symrep *r = ctx;
+	uint32_t xp = r->pid_key ? x->pid : 0, yp = r->pid_key ? y->pid : 0;
+
+	if (x->a.dso != y->a.dso)
+		return (uintptr_t)x->a.dso < (uintptr_t)y->a.dso ? -1 : 1;
+	if (x->a.key != y->a.key)
+		return x->a.key < y->a.key ? -1 : 1;
+	if (x->a.kernel != y->a.kernel)
+		return x->a.kernel ? 1 : -1;
+	if (x->comm != y->comm)
+		return (uintptr_t)x->comm < (uintptr_t)y->comm ? -1 : 1;
+	if (xp != yp)
+		return xp < yp ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* one place: @v[0..n) */
+static int finish_place(struct symrep *r, struct symrep_addr **v, size_t n, uint64_t *skid_first)
+{
+	const struct symrep_addr *e = v[0];
+	uint64_t samples = 0, period = 0, first = UINT64_MAX, with_caller = 0;
 	struct sym_loc loc;
 	size_t i;
+
+	for (i = 0; i < n; i++) {
+		samples += v[i]->nr_samples;
+		period += v[i]->period;
+		with_caller += v[i]->with_caller;
+		first = v[i]->first < first ? v[i]->first : first;
+	}
+	symbols__lookup(r->syms, &e->a, r->flags, &loc);
+	if (is_skid(r, loc.sym)) {
+		r->skid_samples += samples;
+		r->skid_period += period;
+		r->skid_with_caller += with_caller;
+		if (first < *skid_first) {
+			*skid_first = first;
+			r->skid_sym = loc.sym;
+		}
+	}
+	if (e->idx == UINT32_MAX)
+		return 0;
+	label(r, &loc, e->pid, e->cpu, e->comm, r->label, sizeof(r->label));
+	return sym_stacks__add_n(r->self[e->idx], r->label, samples, period);
+}
+
+int symrep__finish(struct symrep *r)
+{
+	uint64_t skid_first = UINT64_MAX;
+	struct symrep_addr **v;
+	size_t i, j, n = 0;
 	int ret = 0;
 
 	if (!r->defer || r->finished)
 		return 0;
 	r->finished = true;
-	for (i = 0; r->addrs && i <= r->addrs_mask && !ret; i++) {
-		const struct symrep_addr *e = &r->addrs[i];
-
-		if (!e->used)
-			continue;
-		symbols__lookup(r->syms, &e->a, r->flags, &loc);
-		if (is_skid(r, loc.sym)) {
-			r->skid_samples += e->nr_samples;
-			r->skid_period += e->period;
-			r->skid_with_caller += e->with_caller;
-			if (e->first < skid_first) {
-				skid_first = e->first;
-				r->skid_sym = loc.sym;
-			}
-		}
-		if (e->idx == UINT32_MAX)
-			continue;
-		comm = e->comm;
-		label(r, &loc, e->pid, e->cpu, comm, r->label, sizeof(r->label));
-		ret = sym_stacks__add_n(r->self[e->idx], r->label, e->nr_samples, e->period);
+	v = malloc((r->addrs_used ? r->addrs_used : 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; r->addrs && i <= r->addrs_mask; i++)
+		if (r->addrs[i].used)
+			v[n++] = &r->addrs[i];
+	qsort_r(v, n, sizeof(*v), place_cmp, r);
+	for (i = 0; i < n && !ret; i = j) {
+		for (j = i + 1; j < n && !place_cmp(&v[i], &v[j], r); j++)
+			;
+		ret = finish_place(r, v + i, j - i, &skid_first);
 	}
+	free(v);
 	return ret;
 }
 
-int symrep__sample(struct symrep *r, const struct stream_sample *s, size_t idx,
-		   const char *comm, const struct sym_loc **self)
+/* a sample's frames looked up as it comes (callchains, or rows not by label) */
+static __attribute__((noinline)) int frames_sample(struct symrep *r,
+						   const struct stream_sample *s, size_t idx,
+						   const char *comm, const struct sym_loc **self)
 {
 	unsigned int flags = r->flags;
 	size_t nf = 1, i;
 	int ret = 0;
 
-	if (r->defer) {
-		*self = NULL;
-		return defer_sample(r, s, idx, comm);
-	}
 	if (r->chains)
 		nf = symbols__chain(r->syms, s, flags, r->frames, MAX_FRAMES);
 	else
@@ -372,6 +420,15 @@ int symrep__sample(struct symrep *r, const struct stream_sample *s, size_t idx,
 	if (!ret && r->children[idx])
 		ret = add_children(r, s, comm, nf, r->children[idx]);
 	return ret;
+}
+
+int symrep__sample(struct symrep *r, const struct stream_sample *s, size_t idx,
+		   const char *comm, const struct sym_loc **self)
+{
+	if (!r->defer)
+		return frames_sample(r, s, idx, comm, self);
+	*self = NULL;
+	return defer_sample(r, s, idx, comm);
 }
 
 struct sym_stacks *symrep__rows(struct symrep *r, size_t idx, bool children)

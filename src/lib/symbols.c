@@ -226,6 +226,7 @@ int symbols__mmap(struct symbols *s, const struct stream_mmap *m)
 	struct sym_proc *p;
 
 	s->memo.hi = 0;
+	s->gen++;
 	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL) {
 		if (!strncmp(m->filename, KERNEL_DSO, strlen(KERNEL_DSO)) && !s->ktext)
 			s->ktext = m->pgoff;
@@ -250,6 +251,7 @@ int symbols__fork(struct symbols *s, uint32_t pid, uint32_t ppid)
 	struct sym_proc *parent, *child;
 
 	s->memo.hi = 0;
+	s->gen++;
 	if (pid == ppid)
 		return 0;
 	parent = proc_find(s, ppid, false);
@@ -276,6 +278,7 @@ int symbols__exec(struct symbols *s, uint32_t pid)
 	struct sym_proc *p = proc_find(s, pid, false);
 
 	s->memo.hi = 0;
+	s->gen++;
 	if (p)
 		p->nr = 0;
 	return 0;
@@ -383,6 +386,11 @@ void symbols__resolve(struct symbols *s, uint32_t pid, uint64_t ip, uint16_t cpu
 
 	symbols__locate(s, pid, ip, cpumode, flags, &a);
 	symbols__lookup(s, &a, flags, out);
+}
+
+uint64_t symbols__generation(const struct symbols *s)
+{
+	return s->gen;
 }
 
 int symbols__cache_save(struct symbols *s)
