@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -424,6 +425,139 @@ START_TEST(test_kernel_vmlinux)
 }
 END_TEST
 
+
+/* the cache file's checksum: FNV-1a 64 of the file with its checksum field (at 16) zeroed */
+static uint64_t cache_sum(unsigned char *buf, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	size_t i;
+
+	memset(buf + 16, 0, 8);
+	for (i = 0; i < n; i++)
+		h = (h ^ buf[i]) * 1099511628211ull;
+	return h;
+}
+
+static const char *cached_marker(const char *dir, struct sym_loc *loc)
+{
+	struct symbols_config cfg = { .lines = true, .inlines = true, .cache_dir = dir };
+	struct errbuf e = { "" };
+	struct symbols *s = symbols__new(&cfg, &e);
+	static char sym[64];
+
+	ck_assert_ptr_nonnull(s);
+	feed_self(s, exe);
+	symbols__resolve(s, 42, (uintptr_t)&marker_fn + 1, PERF_RECORD_MISC_USER, SYM_LINES, loc);
+	ck_assert_ptr_nonnull(loc->sym);
+	ck_assert_ptr_nonnull(loc->srcfile);
+	ck_assert_uint_eq(loc->line, MARKER_LINE);
+	snprintf(sym, sizeof(sym), "%s", loc->sym);
+	ck_assert_int_eq(symbols__cache_save(s), 0);
+	symbols__delete(s);
+	return sym;
+}
+
+/* the one cache file under @dir/srcline into @buf; returns its size */
+static size_t read_cache(const char *dir, char *path, size_t plen, unsigned char *buf, size_t len)
+{
+	char sub[PATH_MAX];
+	struct dirent *de;
+	DIR *dp;
+	FILE *f;
+	size_t n = 0;
+
+	snprintf(sub, sizeof(sub), "%s/srcline", dir);
+	dp = opendir(sub);
+	ck_assert_ptr_nonnull(dp);
+	path[0] = '\0';
+	while ((de = readdir(dp)))
+		if (de->d_name[0] != '.') {
+			ck_assert_msg(!path[0], "more than one cache file");
+			snprintf(path, plen, "%s/%s", sub, de->d_name);
+		}
+	closedir(dp);
+	ck_assert(path[0]);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, len, f);
+	fclose(f);
+	ck_assert_uint_lt(n, len);
+	return n;
+}
+
+static void write_file(const char *path, const void *buf, size_t n)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(buf, 1, n, f), n);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+START_TEST(test_persistent_cache)
+{
+	char dir[] = "/tmp/test-symbols-cache-XXXXXX", path[PATH_MAX * 2], cmd[PATH_MAX];
+	static unsigned char buf[1 << 20], again[1 << 20];
+	struct sym_loc loc;
+	unsigned char *p;
+	uint64_t sum;
+	size_t n;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	/* filled on the first session, named by the build-id */
+	ck_assert_str_eq(cached_marker(dir, &loc), "marker_fn");
+	n = read_cache(dir, path, sizeof(path), buf, sizeof(buf));
+	ck_assert(!memcmp(buf, "SLSRCL01", 8));
+	ck_assert_uint_eq(strlen(strrchr(path, '/') + 1) % 2, 0);
+
+	/* answered from it: a name changed in the file (checksum kept right) comes back */
+	p = memmem(buf, n, "marker_fn", 10);
+	ck_assert_ptr_nonnull(p);
+	p[8] = 'X';
+	sum = cache_sum(buf, n);
+	memcpy(buf + 16, &sum, 8);
+	write_file(path, buf, n);
+	ck_assert_str_eq(cached_marker(dir, &loc), "marker_fX");
+	ck_assert_uint_eq(read_cache(dir, path, sizeof(path), again, sizeof(again)), n);
+	ck_assert(!memcmp(again, buf, n));	/* nothing new: not rewritten */
+	ck_assert_str_eq(cached_marker(NULL, &loc), "marker_fn");
+
+	/* a file that does not check out is ignored and rewritten */
+	p[8] = 'Y';
+	write_file(path, buf, n);
+	ck_assert_str_eq(cached_marker(dir, &loc), "marker_fn");
+	ck_assert_str_eq(cached_marker(dir, &loc), "marker_fn");
+	write_file(path, buf, 40);
+	ck_assert_str_eq(cached_marker(dir, &loc), "marker_fn");
+	ck_assert_uint_eq(read_cache(dir, path, sizeof(path), again, sizeof(again)), n);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+START_TEST(test_cache_dir)
+{
+	char buf[PATH_MAX];
+
+	unsetenv("SCHEDLENS_NO_CACHE");
+	setenv("SCHEDLENS_CACHE_DIR", "/x/c", 1);
+	ck_assert_str_eq(symbols__cache_dir(buf, sizeof(buf)), "/x/c");
+	setenv("SCHEDLENS_NO_CACHE", "0", 1);
+	ck_assert_str_eq(symbols__cache_dir(buf, sizeof(buf)), "/x/c");
+	setenv("SCHEDLENS_NO_CACHE", "1", 1);
+	ck_assert_ptr_null(symbols__cache_dir(buf, sizeof(buf)));
+	unsetenv("SCHEDLENS_NO_CACHE");
+	unsetenv("SCHEDLENS_CACHE_DIR");
+	setenv("XDG_CACHE_HOME", "/y", 1);
+	ck_assert_str_eq(symbols__cache_dir(buf, sizeof(buf)), "/y/schedlens");
+	unsetenv("XDG_CACHE_HOME");
+	setenv("HOME", "/h", 1);
+	ck_assert_str_eq(symbols__cache_dir(buf, sizeof(buf)), "/h/.cache/schedlens");
+	unsetenv("HOME");
+	ck_assert_ptr_null(symbols__cache_dir(buf, sizeof(buf)));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("symbols");
@@ -447,6 +581,8 @@ int main(void)
 	tcase_add_test(tc, test_kernel_kallsyms);
 	tcase_add_test(tc, test_kernel_vmlinux);
 	tcase_add_test(tc, test_stacks_and_names);
+	tcase_add_test(tc, test_persistent_cache);
+	tcase_add_test(tc, test_cache_dir);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
