@@ -460,6 +460,7 @@ void sym_dso__lookup(struct symbols *s, struct sym_dso *d, uint64_t key, bool li
 		e->key = key;
 		resolve(s, d, e, need);
 	}
+	e->state |= SYM_ENT_USED;
 	out->sym = e->sym;
 	out->sym_start = e->sym_start;
 	if (lines) {

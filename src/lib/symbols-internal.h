@@ -28,6 +28,7 @@ struct sym_cache_ent {
 #define SYM_ENT_SYM	(1u << 0)
 #define SYM_ENT_LINE	(1u << 1)
 #define SYM_ENT_INL	(1u << 2)
+#define SYM_ENT_USED	(1u << 7)	/* looked up in this session (not persisted) */
 
 struct sym_dso {
 	char *name;		/* as recorded */

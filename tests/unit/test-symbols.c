@@ -426,14 +426,22 @@ START_TEST(test_kernel_vmlinux)
 END_TEST
 
 
-/* the cache file's checksum: FNV-1a 64 of the file with its checksum field (at 16) zeroed */
+/*
+ * the cache file's checksum, of the file with its checksum field (at 16) zeroed: FNV-1a 64 by
+ * 64-bit words, each step followed by h ^= h >> 29, the tail by bytes
+ */
 static uint64_t cache_sum(unsigned char *buf, size_t n)
 {
-	uint64_t h = 1469598103934665603ull;
-	size_t i;
+	uint64_t h = 1469598103934665603ull, w;
+	size_t i = 0;
 
 	memset(buf + 16, 0, 8);
-	for (i = 0; i < n; i++)
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, buf + i, 8);
+		h = (h ^ w) * 1099511628211ull;
+		h ^= h >> 29;
+	}
+	for (; i < n; i++)
 		h = (h ^ buf[i]) * 1099511628211ull;
 	return h;
 }
@@ -507,7 +515,7 @@ START_TEST(test_persistent_cache)
 	/* filled on the first session, named by the build-id */
 	ck_assert_str_eq(cached_marker(dir, &loc), "marker_fn");
 	n = read_cache(dir, path, sizeof(path), buf, sizeof(buf));
-	ck_assert(!memcmp(buf, "SLSRCL01", 8));
+	ck_assert(!memcmp(buf, "SLSRCL02", 8));
 	ck_assert_uint_eq(strlen(strrchr(path, '/') + 1) % 2, 0);
 
 	/* answered from it: a name changed in the file (checksum kept right) comes back */
@@ -530,6 +538,54 @@ START_TEST(test_persistent_cache)
 	write_file(path, buf, 40);
 	ck_assert_str_eq(cached_marker(dir, &loc), "marker_fn");
 	ck_assert_uint_eq(read_cache(dir, path, sizeof(path), again, sizeof(again)), n);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* entries in the one cache file under @dir (the header's nr_ents, at 24) */
+static uint32_t cache_entries(const char *dir)
+{
+	static unsigned char buf[4 << 20];
+	char path[PATH_MAX * 2];
+	uint32_t n;
+
+	ck_assert_uint_gt(read_cache(dir, path, sizeof(path), buf, sizeof(buf)), 32);
+	memcpy(&n, buf + 24, 4);
+	return n;
+}
+
+static void lookup_range(const char *dir, uint64_t from, size_t n)
+{
+	struct symbols_config cfg = { .cache_dir = dir };
+	struct errbuf e = { "" };
+	struct symbols *s = symbols__new(&cfg, &e);
+	struct sym_loc loc;
+	size_t i;
+
+	ck_assert_ptr_nonnull(s);
+	feed_self(s, exe);
+	for (i = 0; i < n; i++)
+		symbols__resolve(s, 42, from + i, PERF_RECORD_MISC_USER, 0, &loc);
+	ck_assert_int_eq(symbols__cache_save(s), 0);
+	symbols__delete(s);
+}
+
+/* a file past 16384 entries keeps what its last session looked up */
+START_TEST(test_cache_bounded)
+{
+	char dir[] = "/tmp/test-symbols-cache-XXXXXX", cmd[PATH_MAX];
+	uint64_t base = (uintptr_t)&marker_fn & ~0xfffull;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	lookup_range(dir, base, 20000);
+	ck_assert_uint_eq(cache_entries(dir), 20000);
+	lookup_range(dir, base, 20);		/* all in the cache: nothing written */
+	ck_assert_uint_eq(cache_entries(dir), 20000);
+	lookup_range(dir, base + 19990, 20);	/* 10 new: written, the rest dropped */
+	ck_assert_uint_eq(cache_entries(dir), 20);
+	lookup_range(dir, base + 30000, 5);	/* under the bound: kept */
+	ck_assert_uint_eq(cache_entries(dir), 25);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	ck_assert_int_eq(system(cmd), 0);
 }
@@ -583,6 +639,7 @@ int main(void)
 	tcase_add_test(tc, test_stacks_and_names);
 	tcase_add_test(tc, test_persistent_cache);
 	tcase_add_test(tc, test_cache_dir);
+	tcase_add_test(tc, test_cache_bounded);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
