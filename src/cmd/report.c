@@ -285,8 +285,11 @@ static int run_report(const struct report_opts *o)
 				   .comm = rep_comm, .mmap = rep_mmap, .task = rep_task,
 				   .lost = rep_lost, .raw = rep_raw };
 	ret = perf_file__run(f, &ops, &err);
-	if (!ret && r.symrep)
-		ret = symrep__finish(r.symrep);
+	if (r.symrep) {
+		int fin = symrep__finish(r.symrep);
+
+		ret = ret ?: fin;
+	}
 	if (r.hists)
 		print_report(&r, perf_file__stats(f));
 	if (r.syms)

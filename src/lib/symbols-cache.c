@@ -282,7 +282,8 @@ bool sym_cache__read(struct symbols *s, struct sym_dso *d, const char *identity)
 	ok = cache_parse(s, d, identity, buf, got);
 	if (!ok) {
 		/* what a bad file left in the table would mix with fresh lookups: start over */
-		memset(d->cache, 0, d->cache ? (d->cache_mask + 1) * sizeof(*d->cache) : 0);
+		if (d->cache)
+			memset(d->cache, 0, (d->cache_mask + 1) * sizeof(*d->cache));
 		d->cache_used = 0;
 		d->dwarf_checked = false;
 		d->dirty = true;
