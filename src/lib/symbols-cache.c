@@ -18,11 +18,6 @@
 
 #include "symbols-internal.h"
 
-struct sym_strs {
-	char **v;		/* open addressing, NULL: empty */
-	size_t mask, used;
-};
-
 uint64_t sym_hash(const void *p, size_t n, uint64_t h)
 {
 	const unsigned char *c = p;
@@ -46,70 +41,14 @@ static uint64_t sum64(const void *p, size_t n, uint64_t h)
 	return sym_hash(c, n, h);
 }
 
-struct sym_strs *sym_strs__new(void)
+const char *sym_intern(struct sym_stacks *strs, const char *str)
 {
-	struct sym_strs *t = calloc(1, sizeof(*t));
+	const struct sym_stack *e;
 
-	if (!t)
+	if (!str || sym_stacks__add_n(strs, str, 0, 0))
 		return NULL;
-	t->mask = 255;
-	t->v = calloc(t->mask + 1, sizeof(*t->v));
-	if (!t->v) {
-		free(t);
-		return NULL;
-	}
-	return t;
-}
-
-void sym_strs__delete(struct sym_strs *t)
-{
-	size_t i;
-
-	if (!t)
-		return;
-	for (i = 0; i <= t->mask; i++)
-		free(t->v[i]);
-	free(t->v);
-	free(t);
-}
-
-static int strs_grow(struct sym_strs *t)
-{
-	size_t nmask = t->mask * 2 + 1, i, j;
-	char **n = calloc(nmask + 1, sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	for (i = 0; i <= t->mask; i++) {
-		if (!t->v[i])
-			continue;
-		for (j = sym_hash(t->v[i], strlen(t->v[i]), SYM_HASH_SEED) & nmask; n[j]; j = (j + 1) & nmask)
-			;
-		n[j] = t->v[i];
-	}
-	free(t->v);
-	t->v = n;
-	t->mask = nmask;
-	return 0;
-}
-
-const char *sym_strs__intern(struct sym_strs *t, const char *str)
-{
-	size_t i, len;
-
-	if (!str)
-		return NULL;
-	if (t->used * 2 >= t->mask && strs_grow(t))
-		return NULL;
-	len = strlen(str);
-	for (i = sym_hash(str, len, SYM_HASH_SEED) & t->mask; t->v[i]; i = (i + 1) & t->mask)
-		if (!strcmp(t->v[i], str))
-			return t->v[i];
-	t->v[i] = strdup(str);
-	if (!t->v[i])
-		return NULL;
-	t->used++;
-	return t->v[i];
+	e = sym_stacks__get(strs, str);
+	return e ? e->key : NULL;
 }
 
 #define CACHE_MAGIC "SLSRCL02"
@@ -243,9 +182,9 @@ static bool cache_parse(struct symbols *s, struct sym_dso *d, const char *identi
 		e->sym_start = c->sym_start;
 		e->line = c->line;
 		e->state = c->state;
-		e->sym = sym_strs__intern(s->strs, sym);
-		e->file = sym_strs__intern(s->strs, file);
-		e->inl = sym_strs__intern(s->strs, inl);
+		e->sym = sym_intern(s->strs, sym);
+		e->file = sym_intern(s->strs, file);
+		e->inl = sym_intern(s->strs, inl);
 		if ((sym && !e->sym) || (file && !e->file) || (inl && !e->inl))
 			return false;
 	}

@@ -400,7 +400,7 @@ static void resolve_line(struct symbols *s, struct sym_dso *d, struct sym_cache_
 	int lineno = 0;
 
 	if (l) {
-		e->file = sym_strs__intern(s->strs, dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL));
+		e->file = sym_intern(s->strs, dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL));
 		e->line = lineno > 0 ? (uint32_t)lineno : 0;
 	}
 }
@@ -414,10 +414,10 @@ static void resolve(struct symbols *s, struct sym_dso *d, struct sym_cache_ent *
 		const struct ksym *ks = d->kernel && s->ks ? kallsyms__find(s->ks, e->key) : NULL;
 
 		if (ks) {
-			e->sym = sym_strs__intern(s->strs, ks->name);
+			e->sym = sym_intern(s->strs, ks->name);
 			e->sym_start = ks->addr;
 		} else if (fn >= 0) {
-			e->sym = sym_strs__intern(s->strs, d->fns[fn].name);
+			e->sym = sym_intern(s->strs, d->fns[fn].name);
 			e->sym_start = d->fns[fn].start;
 		}
 	}
@@ -434,7 +434,7 @@ static void resolve(struct symbols *s, struct sym_dso *d, struct sym_cache_ent *
 	}
 	if ((need & SYM_ENT_INL) && !(e->state & SYM_ENT_INL) && d->mod &&
 	    d->status == SYM_DSO_OK)
-		e->inl = sym_strs__intern(s->strs, innermost_inline(d, e->key + d->kdelta));
+		e->inl = sym_intern(s->strs, innermost_inline(d, e->key + d->kdelta));
 	e->state |= need;
 	d->dirty = true;
 }

@@ -58,7 +58,6 @@ struct sym_dso {
 
 struct sym_src;
 struct kallsyms;
-struct sym_strs;
 
 struct symbols {
 	struct symbols_config cfg;
@@ -72,7 +71,7 @@ struct symbols {
 	uint64_t ktext;		/* runtime _text from the kernel MMAP record, 0 unknown */
 	struct kallsyms *ks;	/* loaded with the kernel DSO when there is no vmlinux */
 	struct sym_src *srcs;
-	struct sym_strs *strs;	/* every string a cache entry points to, interned */
+	struct sym_stacks *strs;	/* every string a cache entry points to (the keys) */
 	uint64_t gen;		/* bumped by every change of an address space */
 	struct {		/* the last user address located: [lo, hi) of pid, key = ip + delta */
 		uint32_t pid;
@@ -95,10 +94,8 @@ uint64_t sym_dso__off_to_addr(const struct sym_dso *d, uint64_t off);
 void sym_dso__lookup(struct symbols *s, struct sym_dso *d, uint64_t key, bool lines,
 		     struct sym_loc *out);
 
-/* the interned copy of @str (NULL stays NULL); NULL on ENOMEM */
-struct sym_strs *sym_strs__new(void);
-void sym_strs__delete(struct sym_strs *t);
-const char *sym_strs__intern(struct sym_strs *t, const char *str);
+/* the interned copy of @str, a key of @strs (NULL stays NULL); NULL on ENOMEM */
+const char *sym_intern(struct sym_stacks *strs, const char *str);
 
 /*
  * The persistent cache of one DSO: <cache_dir>/srcline/<cache_id>, entries (address, symbol,

@@ -49,7 +49,7 @@ struct symbols *symbols__new(const struct symbols_config *cfg, struct errbuf *er
 	s->vmlinux = dup_or_null(cfg->vmlinux, &fail);
 	s->procs_mask = 255;
 	s->procs = calloc(s->procs_mask + 1, sizeof(*s->procs));
-	s->strs = sym_strs__new();
+	s->strs = sym_stacks__new();
 	s->cache_dir = dup_or_null(cfg->cache_dir, &fail);
 	if (fail || !s->procs || !s->strs || asprintf(&s->debugpath, ":.debug:%s/usr/lib/debug", s->symfs) < 0)
 		goto out_free;
@@ -95,7 +95,7 @@ void symbols__delete(struct symbols *s)
 	sym_dso__delete(s->kernel);
 	sym_src__delete_all(s->srcs);
 	kallsyms__delete(s->ks);
-	sym_strs__delete(s->strs);
+	sym_stacks__delete(s->strs);
 	free(s->cache_dir);
 	free(s->procs);
 	free(s->debugpath);
