@@ -7,7 +7,8 @@
 # shared machine) and the ratio, and the sym-level figures to show what lines cost on top.
 # schedlens keeps what it looked up in a cache (SCHEDLENS_CACHE_DIR, here a fresh directory):
 # "cold" empties it before every run (binaries, debug files and kallsyms read again), "warm"
-# runs with the cache the first run filled. Target: >= 100x.
+# runs with the cache the first run filled. Two floors without perf counterparts show what
+# no symbol work can go under: the process start, and reading the file (--stats). Target: >= 100x.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${SCHEDLENS:-$top/build/schedlens}
@@ -41,6 +42,8 @@ cold=
 "$bin" report -i "$tmp/hl.data" --sort srcline >/dev/null 2>&1
 ours=$(secs "$bin" report -i "$tmp/hl.data" --sort srcline)
 ours_sym=$(secs "$bin" report -i "$tmp/hl.data" --sort sym)
+floor_start=$(secs "$bin" version)
+floor_read=$(secs "$bin" report -i "$tmp/hl.data" --stats)
 theirs=$(secs perf report -i "$tmp/hl.data" --sort srcline --stdio --no-children -g none)
 theirs_sym=$(secs perf report -i "$tmp/hl.data" --sort sym --stdio --no-children -g none)
 row() { # label ours theirs
@@ -52,5 +55,7 @@ row "report --sort srcline, cache warm" "$ours" "$theirs"
 row "report --sort srcline, cache cold" "$ours_cold" "$theirs"
 row "report --sort sym, cache warm" "$ours_sym" "$theirs_sym"
 row "report --sort sym, cache cold" "$ours_sym_cold" "$theirs_sym"
+printf '%-44s %9.3fs %10s\n' "floor: schedlens version (process start)" "$floor_start" "-"
+printf '%-44s %9.3fs %10s\n' "floor: report --stats (reading the file)" "$floor_read" "-"
 printf '%-44s %9.2fx %9.2fx\n' "srcline cost over sym, cold" \
 	"$(echo "$ours_cold / $ours_sym_cold" | bc -l)" "$(echo "$theirs / $theirs_sym" | bc -l)"
