@@ -61,7 +61,7 @@ const char *sym_intern(struct sym_stacks *strs, const char *str)
 struct cache_hdr {
 	char magic[8];
 	uint32_t hdr_size, ent_size;	/* another layout is another format */
-	uint64_t checksum;		/* FNV-1a of the whole file with this field 0 */
+	uint64_t checksum;		/* sum64() of the whole file with this field 0 */
 	uint32_t nr_ents, str_size;
 	uint32_t status, flags;
 	uint32_t identity, debugfile;	/* string offsets */
@@ -75,7 +75,9 @@ struct cache_ent {
 
 static int cache_path(const struct symbols *s, const char *id, char *buf, size_t len)
 {
-	return (size_t)snprintf(buf, len, "%s/srcline/%s", s->cache_dir, id) < len ? 0 : -ENAMETOOLONG;
+	size_t n = snprintf(buf, len, "%s/srcline/%s", s->cache_dir, id);
+
+	return n < len ? 0 : -ENAMETOOLONG;
 }
 
 /* the build-id debug file dwfl would find for @id ("<hex build-id>") */
@@ -108,8 +110,9 @@ void sym_file_ident(const char *path, const struct stat *st, char *buf, size_t l
  */
 static bool debugfile_holds(const struct symbols *s, const struct sym_dso *d, const char *dbg)
 {
-	char path[4096], ident[4096 + 128];
+	char path[4096], ident[4096 + 128], *sp;
 	struct stat st;
+	int i;
 
 	if (d->kernel)
 		return true;
@@ -118,14 +121,12 @@ static bool debugfile_holds(const struct symbols *s, const struct sym_dso *d, co
 		return access(path, F_OK) != 0;
 	}
 	snprintf(path, sizeof(path), "%s", dbg);
-	if (!strchr(path, ' '))
-		return false;
-	*strrchr(path, ' ') = '\0';	/* cut mtime, size, inode, device */
-	*strrchr(path, ' ') = '\0';
-	*strrchr(path, ' ') = '\0';
-	if (!strchr(path, ' '))
-		return false;
-	*strrchr(path, ' ') = '\0';
+	for (i = 0; i < 4; i++) {	/* cut mtime, size, inode, device */
+		sp = strrchr(path, ' ');
+		if (!sp)
+			return false;
+		*sp = '\0';
+	}
 	if (stat(path, &st))
 		return false;
 	sym_file_ident(path, &st, ident, sizeof(ident));

@@ -51,7 +51,8 @@ struct symbols *symbols__new(const struct symbols_config *cfg, struct errbuf *er
 	s->procs = calloc(s->procs_mask + 1, sizeof(*s->procs));
 	s->strs = sym_stacks__new();
 	s->cache_dir = dup_or_null(cfg->cache_dir, &fail);
-	if (fail || !s->procs || !s->strs || asprintf(&s->debugpath, ":.debug:%s/usr/lib/debug", s->symfs) < 0)
+	if (fail || !s->procs || !s->strs ||
+	    asprintf(&s->debugpath, ":.debug:%s/usr/lib/debug", s->symfs) < 0)
 		goto out_free;
 	s->cfg.symfs = s->symfs;
 	s->cfg.kallsyms = s->kallsyms;
