@@ -190,6 +190,15 @@ uint64_t perf_writer__nr_samples(const struct perf_writer *w);
 int perf_writer__close(struct perf_writer *w, struct errbuf *err);
 /* Discard: close and unlink the file, free @w. */
 void perf_writer__abort(struct perf_writer *w);
+/*
+ * COMM records for every task and MMAP2 records for the executable mappings of process
+ * @pid, or of every process when @pid <= 0, read from /proc as perf record synthesizes them
+ * for tasks that run before recording starts; each record ends with the @nt u64s of
+ * @trailer (the sample_id_all trailer, at most 8). Tasks that exit meanwhile are skipped.
+ * 0 or -errno; counts in *nr_comm and *nr_mmap when not NULL.
+ */
+int perf_writer__synthesize_tasks(struct perf_writer *w, int pid, const uint64_t *trailer,
+				  size_t nt, size_t *nr_comm, size_t *nr_mmap);
 
 /*
  * The tracing data perf records for @tps (NULL-terminated "sys:name" list) from tracefs,

@@ -164,7 +164,7 @@ static size_t id_trailer(const struct perf_event_attr *a, uint64_t id, uint64_t 
  * The kernel map perf record synthesizes ("[kernel.kallsyms]_text" at _text), which perf
  * report needs to resolve kernel samples with kallsyms.
  */
-static int write_kernel_mmap(struct perf_writer *w, const struct stream_info *info)
+static int write_kernel_mmap(struct perf_writer *w, const uint64_t *trailer, size_t nt)
 {
 	struct {
 		struct perf_event_header h;
@@ -173,11 +173,8 @@ static int write_kernel_mmap(struct perf_writer *w, const struct stream_info *in
 		char filename[32];
 		uint64_t trailer[8];
 	} rec = { .h = { .type = PERF_RECORD_MMAP, .misc = PERF_RECORD_MISC_KERNEL } };
-	const struct stream_evsel *ev = &info->evsels[0];
 	struct kallsyms *ks = kallsyms__load(NULL, NULL);
 	const struct ksym *text = ks ? kallsyms__by_name(ks, "_text") : NULL;
-	uint64_t trailer[8];
-	size_t nt;
 	int ret = 0;
 
 	if (!text)
@@ -187,7 +184,6 @@ static int write_kernel_mmap(struct perf_writer *w, const struct stream_info *in
 	rec.len = ~0ull - text->addr;
 	rec.pgoff = text->addr;
 	snprintf(rec.filename, sizeof(rec.filename), "[kernel.kallsyms]_text");
-	nt = ev->attr.sample_id_all ? id_trailer(&ev->attr, ev->nr_ids ? ev->ids[0] : 0, trailer) : 0;
 	memcpy(rec.trailer, trailer, nt * sizeof(uint64_t));
 	rec.h.size = offsetof(typeof(rec), trailer) + nt * sizeof(uint64_t);
 	ret = perf_writer__write(w, &rec.h);
@@ -230,8 +226,10 @@ static int rec_attach(void *ctx, pid_t pid)
 {
 	struct record_run *rr = ctx;
 	const struct stream_info *info;
+	const struct stream_evsel *ev;
 	struct perf_writer_evsel *wev;
-	size_t i;
+	uint64_t trailer[8];
+	size_t i, nt;
 	int ret;
 
 	if (pid > 0 && !rr->o->system_wide && !rr->o->cpus)
@@ -253,9 +251,14 @@ static int rec_attach(void *ctx, pid_t pid)
 	free(wev);
 	if (ret)
 		return ret;
+	ev = &info->evsels[0];
+	nt = ev->attr.sample_id_all ? id_trailer(&ev->attr, ev->nr_ids ? ev->ids[0] : 0, trailer) : 0;
 	ret = set_cmdline(rr->r.w, rr->o, rr->note);
 	if (!ret)
-		ret = write_kernel_mmap(rr->r.w, info);
+		ret = write_kernel_mmap(rr->r.w, trailer, nt);
+	/* system-wide: name and map what already runs, as perf record does */
+	if (!ret && (rr->o->system_wide || rr->o->cpus))
+		ret = perf_writer__synthesize_tasks(rr->r.w, 0, trailer, nt, NULL, NULL);
 	if (ret)
 		err__set(&rr->err, ret, "cannot write '%s': %s", rr->o->output, strerror(-ret));
 	return ret;

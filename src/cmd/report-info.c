@@ -66,9 +66,17 @@ static void print_stats(const struct stats_ctx *c, const struct stream_stats *st
 		printf("%16s samples: %10llu (skipped)\n", "unknown id",
 		       (unsigned long long)st->nr_unknown_id);
 	for (i = 0; c->info && i < c->info->nr_evsels; i++) {
+		const struct stream_evsel *e = &c->info->evsels[i];
+		char name[128];
+
 		if (!c->samples[i] && !c->lost[i])
 			continue;	/* perf skips empty events */
-		printf("%s stats:\n", c->info->evsels[i].name);
+		/* perf names a pipe's events from their attrs here, before EVENT_DESC */
+		if (c->info->pipe_mode && e->attr.type != PERF_TYPE_TRACEPOINT)
+			perf_attr__name(&e->attr, name, sizeof(name));
+		else
+			snprintf(name, sizeof(name), "%s", e->name);
+		printf("%s stats:\n", name);
 		printf("%16s events: %10llu\n", "SAMPLE", (unsigned long long)c->samples[i]);
 		if (c->lost[i])
 			printf("%16s events: %10llu\n", "LOST_SAMPLES",

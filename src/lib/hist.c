@@ -15,6 +15,7 @@ struct hist {
 	uint32_t *slots;	/* index + 1 into v, 0 = free */
 	size_t nr_slots;
 	uint64_t total_period, total_samples;
+	size_t last;		/* index + 1 of the entry the previous sample went to */
 	bool sorted;
 };
 
@@ -166,9 +167,16 @@ int hist__add(struct hist *h, const struct hist_key *k, uint64_t period)
 		if (rehash(h))
 			return -ENOMEM;
 		h->sorted = false;
+		h->last = 0;
 	}
 	h->total_period += period;
 	h->total_samples++;
+	/* runs of samples with one key are common: skip the hash for them */
+	if (h->last && key_eq(h, &h->v[h->last - 1].key, k)) {
+		h->v[h->last - 1].nr_samples++;
+		h->v[h->last - 1].period += period;
+		return 0;
+	}
 	j = (key_hash(h, k) >> 20) & (h->nr_slots - 1);
 	while (h->slots[j]) {
 		struct hist_entry *e = &h->v[h->slots[j] - 1];
@@ -176,6 +184,7 @@ int hist__add(struct hist *h, const struct hist_key *k, uint64_t period)
 		if (key_eq(h, &e->key, k)) {
 			e->nr_samples++;
 			e->period += period;
+			h->last = h->slots[j];
 			return 0;
 		}
 		j = (j + 1) & (h->nr_slots - 1);
@@ -191,6 +200,7 @@ int hist__add(struct hist *h, const struct hist_key *k, uint64_t period)
 	}
 	h->v[h->nr] = (struct hist_entry){ *k, 1, period };
 	h->slots[j] = ++h->nr;
+	h->last = h->nr;
 	if (h->nr * 2 > h->nr_slots)
 		return rehash(h);
 	return 0;

@@ -238,6 +238,7 @@ int pd_evsel_add(struct perf_file *f, const struct perf_event_attr *attr, const 
 		e->sid_time_off = attr->sample_id_all && (t & PERF_SAMPLE_TIME) ?
 			8 * !!(t & PERF_SAMPLE_TID) : -1;
 	}
+	sample_layout__init(&e->layout, attr);
 	e->ev.idx = f->nr_evsels;
 	if (nr_ids) {
 		e->ev.ids = malloc(nr_ids * sizeof(uint64_t));
@@ -262,6 +263,8 @@ int pd_evsel_add(struct perf_file *f, const struct perf_event_attr *attr, const 
 		}
 		e->ev.nr_ids = nr_ids;
 		f->ids_sorted = false;
+		free(f->id_dense);
+		f->id_dense = NULL;
 		memset(f->idcache, 0, sizeof(f->idcache));
 	}
 	perf_attr__name(attr, e->ev.name, sizeof(e->ev.name));
@@ -286,9 +289,32 @@ void pd_evsels_finish(struct perf_file *f)
 		qsort(f->ids, f->nr_ids, sizeof(*f->ids), cmp_id);
 		f->ids_sorted = true;
 	}
+	/* the kernel hands out ids from one counter: a table indexed by id is usually small */
+	free(f->id_dense);
+	f->id_dense = NULL;
+	if (f->nr_ids && f->ids[f->nr_ids - 1].id - f->ids[0].id < 4 * f->nr_ids + 4096) {
+		f->id_min = f->ids[0].id;
+		f->id_span = f->ids[f->nr_ids - 1].id - f->id_min + 1;
+		f->id_dense = calloc(f->id_span, sizeof(*f->id_dense));
+		for (i = 0; f->id_dense && i < f->nr_ids; i++)
+			f->id_dense[f->ids[i].id - f->id_min] = f->ids[i].evsel;
+	}
 	if (f->nr_evsels) {
 		f->id_pos = id_pos(f->evsels[0]->sample_type);
 		f->is_pos = is_pos(f->evsels[0]->sample_type);
+	}
+	for (i = 0; i < f->nr_evsels; i++) {
+		struct pd_evsel *e = f->evsels[i];
+		uint64_t t = e->sample_type;
+
+		memset(&e->tmpl, 0, sizeof(e->tmpl));
+		e->tmpl.evsel = &e->ev;
+		if (!(t & PERF_SAMPLE_TID))
+			e->tmpl.pid = e->tmpl.tid = (uint32_t)-1;
+		if (!(t & PERF_SAMPLE_CPU))
+			e->tmpl.cpu = (uint32_t)-1;
+		if (!(t & PERF_SAMPLE_PERIOD))
+			e->tmpl.period = e->ev.attr.sample_period;	/* perf's default */
 	}
 	arr = realloc(f->info.evsels, (f->nr_evsels ?: 1) * sizeof(*arr));
 	if (!arr)
@@ -312,11 +338,16 @@ void pd_evsels_finish(struct perf_file *f)
 	}
 	f->info.evsels = arr;
 	f->info.nr_evsels = f->nr_evsels;
+	for (i = 0; i < f->nr_evsels; i++)
+		f->evsels[i]->tmpl.evsel = &arr[i];
 }
 
 struct pd_evsel *pd_evsel_for_id(struct perf_file *f, uint64_t id)
 {
 	size_t lo = 0, hi = f->nr_ids, c = id & (ARRAY_SIZE(f->idcache) - 1);
+
+	if (f->id_dense)
+		return id - f->id_min < f->id_span ? f->id_dense[id - f->id_min] : NULL;
 
 	if (f->idcache[c].evsel && f->idcache[c].id == id)
 		return f->idcache[c].evsel;
@@ -357,6 +388,7 @@ void pd_evsels_free(struct perf_file *f)
 	}
 	free(f->evsels);
 	free(f->ids);
+	free(f->id_dense);
 	free(f->info.evsels);
 	free(f->event_types);
 }

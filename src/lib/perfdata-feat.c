@@ -119,6 +119,7 @@ static int event_desc(struct rd *r, struct perf_file *f)
 	for (i = 0; i < nre && !r->bad; i++) {
 		struct perf_event_desc *d = &h->event_descs[i];
 		const uint8_t *ap = rbytes(r, sz), *ip;
+		struct pd_evsel *e;
 		uint32_t nr;
 		size_t used;
 
@@ -138,9 +139,13 @@ static int event_desc(struct rd *r, struct perf_file *f)
 		for (j = 0; j < nr; j++)
 			d->ids[j] = pd_get64(f, ip + 8 * j);
 		d->nr_ids = nr;
-		if (!f->pipe && i < f->nr_evsels) {
-			snprintf(f->evsels[i]->ev.name, sizeof(f->evsels[i]->ev.name), "%s", d->name);
-			f->evsels[i]->named = true;
+		/* a file lists the events in attr order; a pipe's FEATURE record comes after
+		 * its ATTR records, matched by id (before the data: names are final there) */
+		e = !f->pipe ? (i < f->nr_evsels ? f->evsels[i] : NULL)
+			     : !f->begun && nr ? pd_evsel_for_id(f, d->ids[0]) : NULL;
+		if (e) {
+			snprintf(e->ev.name, sizeof(e->ev.name), "%s", d->name);
+			e->named = true;
 		}
 	}
 	return r->bad ? -1 : 0;

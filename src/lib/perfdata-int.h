@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "schedlens/perfdata.h"
+#include "sample-parse.h"
 
 struct ZSTD_DCtx_s;
 
@@ -25,6 +26,7 @@ struct ZSTD_DCtx_s;
 #define PERF_FILE_HDR_SZ 104
 #define PERF_PIPE_HDR_SZ 16
 #define PERF_MAX_REC	 (1u << 16)
+#define PD_QUEUE_DEFAULT_LIMIT (4u << 20)	/* records queued before the oldest half goes */
 
 struct pd_evsel {
 	struct stream_evsel ev;
@@ -33,6 +35,8 @@ struct pd_evsel {
 	uint16_t sid_len;		/* bytes of the sample_id trailer of other records */
 	int16_t sid_time_off;		/* offset of the time in that trailer, -1 without */
 	bool named;			/* name came from the file */
+	struct sample_layout layout;
+	struct stream_sample tmpl;	/* what a sample starts from: event, defaults */
 };
 
 /* One queued record: data points into the mmap or a refcounted chunk. */
@@ -40,15 +44,20 @@ struct pd_chunk {
 	size_t refs;
 	bool live;			/* still being filled */
 	size_t len;
+	struct pd_chunk **pool;		/* free list to go back to, else free() */
+	struct pd_chunk *next;
 	char data[];
 };
 
 struct pd_qent {
 	uint64_t time;
 	const struct perf_event_header *rec;
+	struct pd_evsel *evsel;		/* of a SAMPLE, found when it was queued */
 	struct pd_chunk *chunk;
 	uint64_t off;
 };
+
+struct head;
 
 struct pd_run {
 	size_t start, end;		/* live entries v[start..end), sorted by time */
@@ -59,7 +68,8 @@ struct pd_queue {
 	size_t nr, alloc, limit;
 	struct pd_run *runs;
 	size_t nr_runs, runs_alloc;
-	size_t *heap, heap_alloc;	/* merge: run indices by head time */
+	struct head *heap;		/* merge: run heads by time (perfdata-order.c) */
+	size_t heap_alloc;
 	uint64_t last, max_time, next_flush;
 };
 
@@ -80,6 +90,8 @@ struct perf_file {
 	size_t nr_ids;
 	bool ids_sorted;
 	struct { uint64_t id; struct pd_evsel *evsel; } idcache[64];
+	struct pd_evsel **id_dense;	/* by id - id_min, when the ids are close together */
+	uint64_t id_min, id_span;
 	int id_pos, is_pos;		/* of the first event: sample id from front / from end */
 	struct tep_handle *tep;
 	void *tracing_data;
@@ -97,6 +109,7 @@ struct perf_file {
 	size_t scratch_len;
 	char strbuf[4096];
 	/* pipe mode read buffer */
+	struct pd_chunk *chunk_pool;	/* FILE_CHUNK buffers to reuse */
 	uint8_t *pbuf;
 	size_t pbuf_len;
 	uint64_t pipe_off;
@@ -186,6 +199,32 @@ static inline const uint8_t *rbytes(struct rd *r, uint64_t n)
 int pd_bad(struct perf_file *f, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+struct pd_evsel *pd_evsel_for_id(struct perf_file *f, uint64_t id);
+
+/* the event of sample id @id: a table lookup when the ids are dense */
+static inline struct pd_evsel *pd_evsel_by_id(struct perf_file *f, uint64_t id)
+{
+	if (f->id_dense)
+		return id - f->id_min < f->id_span ? f->id_dense[id - f->id_min] : NULL;
+	return pd_evsel_for_id(f, id);
+}
+
+/* the event of a SAMPLE, NULL when its id maps to none */
+static inline struct pd_evsel *pd_evsel_of_sample_inl(struct perf_file *f,
+						      const struct perf_event_header *h)
+{
+	uint64_t off;
+
+	if (f->nr_evsels == 1 || (f->nr_evsels > 1 && f->id_pos < 0))
+		return f->evsels[0];
+	if (!f->nr_evsels)
+		return NULL;
+	off = 8 + 8 * (uint64_t)f->id_pos;
+	if (off + 8 > h->size)
+		return NULL;
+	return pd_evsel_by_id(f, pd_get64(f, (const uint8_t *)h + off));
+}
+
 /* perfdata-attr.c */
 int pd_attr_read(struct perf_file *f, const void *p, size_t avail, struct perf_event_attr *attr,
 		 size_t *consumed, uint64_t off);
@@ -202,21 +241,63 @@ int pd_tracing_data(struct perf_file *f, const uint8_t *p, size_t size, uint64_t
 void pd_header_free(struct perf_file_header *h);
 
 /* perfdata-sample.c */
-int pd_sample_parse(struct perf_file *f, const struct perf_event_header *h,
+int pd_sample_parse(struct perf_file *f, struct pd_evsel *e, const struct perf_event_header *h,
 		    struct stream_sample *s, uint64_t off);
-/* time and event of any record; *time = ~0 when it has none */
-int pd_record_time(struct perf_file *f, const struct perf_event_header *h, uint64_t *time);
-int pd_deliver(struct perf_file *f, const struct perf_event_header *h, uint64_t off);
+/* the event of a SAMPLE, NULL when its id maps to none */
+struct pd_evsel *pd_evsel_of_sample(struct perf_file *f, const struct perf_event_header *h);
+/* time of any record, ~0 when it has none; @e: the event of a SAMPLE */
+uint64_t pd_record_time(struct perf_file *f, const struct perf_event_header *h,
+			const struct pd_evsel *e);
+int pd_deliver(struct perf_file *f, const struct perf_event_header *h, struct pd_evsel *e,
+	       uint64_t off);
 
 /* perfdata-order.c */
 int pd_queue_push(struct perf_file *f, const struct perf_event_header *h, uint64_t time,
-		  struct pd_chunk *chunk, uint64_t off);
+		  struct pd_evsel *e, struct pd_chunk *chunk, uint64_t off);
+/* store a record at the end of the queue, in run @last */
+static inline void pd_queue_append(struct pd_queue *q, struct pd_run *last,
+				   const struct perf_event_header *h, uint64_t time,
+				   struct pd_evsel *e, struct pd_chunk *chunk, uint64_t off)
+{
+	q->v[q->nr++] = (struct pd_qent){ time, h, e, chunk, off };
+	last->end++;
+	q->last = time;
+	if (chunk)
+		chunk->refs++;
+	if (time > q->max_time)
+		q->max_time = time;
+}
+
+/* pd_queue_push() when the record extends the last run and there is room: most of them */
+static inline int pd_queue_push_inl(struct perf_file *f, const struct perf_event_header *h,
+				    uint64_t time, struct pd_evsel *e, struct pd_chunk *chunk,
+				    uint64_t off)
+{
+	struct pd_queue *q = &f->q;
+	struct pd_run *last = q->nr_runs ? &q->runs[q->nr_runs - 1] : NULL;
+
+	if (!last || last->end != q->nr || time < q->last || q->nr == q->alloc ||
+	    q->nr - q->runs[0].start >= (q->limit ?: PD_QUEUE_DEFAULT_LIMIT))
+		return pd_queue_push(f, h, time, e, chunk, off);
+	pd_queue_append(q, last, h, time, e, chunk, off);
+	return 0;
+}
 int pd_queue_flush(struct perf_file *f, uint64_t limit);
 void pd_queue_free(struct perf_file *f);
+static inline void pd_chunk_free(struct pd_chunk *c)
+{
+	if (c->pool) {
+		c->next = *c->pool;
+		*c->pool = c;
+	} else {
+		free(c);
+	}
+}
+
 static inline void pd_chunk_put(struct pd_chunk *c)
 {
 	if (c && !--c->refs && !c->live)
-		free(c);
+		pd_chunk_free(c);
 }
 
 #endif

@@ -10,10 +10,34 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "perfdata-int.h"
 
-#define QUEUE_DEFAULT_LIMIT (4u << 20)
+
+/*
+ * The entries live in memory aligned to and advised as 2 MB pages: their 4 kB pages would
+ * fault one by one, ~13 us each on a VM, and a queue of two rounds touches megabytes.
+ */
+#define HUGE_PAGE (2u << 20)
+
+static int grow_entries(struct pd_queue *q, size_t need)
+{
+	size_t n = q->alloc ? q->alloc : HUGE_PAGE / sizeof(*q->v);
+	void *mem;
+
+	while (n < need)
+		n *= 2;
+	if (posix_memalign(&mem, HUGE_PAGE, n * sizeof(*q->v)))
+		return -ENOMEM;
+	madvise(mem, n * sizeof(*q->v), MADV_HUGEPAGE);
+	if (q->nr)
+		memcpy(mem, q->v, q->nr * sizeof(*q->v));
+	free(q->v);
+	q->v = mem;
+	q->alloc = n;
+	return 0;
+}
 
 static int grow(void **p, size_t *alloc, size_t need, size_t elem)
 {
@@ -32,26 +56,29 @@ static int grow(void **p, size_t *alloc, size_t need, size_t elem)
 	return 0;
 }
 
-/* run heads in a min-heap on (head time, run index): ties go to the older run */
-static inline bool head_before(const struct pd_queue *q, size_t x, size_t y)
-{
-	uint64_t tx = q->v[q->runs[x].start].time, ty = q->v[q->runs[y].start].time;
+/* run heads in a min-heap on (head time, run index), the time cached: ties go to the older run */
+struct head {
+	uint64_t time;
+	size_t run;
+};
 
-	return tx < ty || (tx == ty && x < y);
+static inline bool head_before(const struct head *x, const struct head *y)
+{
+	return x->time < y->time || (x->time == y->time && x->run < y->run);
 }
 
-static void heap_down(const struct pd_queue *q, size_t *h, size_t n, size_t i)
+static inline void heap_down(struct head *h, size_t n, size_t i)
 {
-	size_t e = h[i];
+	struct head e = h[i];
 
 	for (;;) {
 		size_t c = 2 * i + 1;
 
 		if (c >= n)
 			break;
-		if (c + 1 < n && head_before(q, h[c + 1], h[c]))
+		if (c + 1 < n && head_before(&h[c + 1], &h[c]))
 			c++;
-		if (!head_before(q, h[c], e))
+		if (!head_before(&h[c], &e))
 			break;
 		h[i] = h[c];
 		i = c;
@@ -89,37 +116,65 @@ static void compact(struct pd_queue *q)
 	q->nr = out;
 }
 
+static inline int deliver_one(struct perf_file *f, const struct pd_qent *e)
+{
+	int ret = pd_deliver(f, e->rec, e->evsel, e->off);
+
+	pd_chunk_put(e->chunk);
+	return ret;
+}
+
 /* deliver the oldest entries, those not newer than limit, at most max of them */
 static int deliver(struct perf_file *f, uint64_t limit, size_t max)
 {
 	struct pd_queue *q = &f->q;
 	size_t k = q->nr_runs, n = k, r, done = 0;
-	size_t *h;
+	struct head *h;
 	int ret = 0;
 
+	if (k == 1) {	/* one sorted run: no merge */
+		struct pd_run *run = &q->runs[0];
+
+		while (run->start < run->end && done < max && q->v[run->start].time <= limit) {
+			ret = deliver_one(f, &q->v[run->start++]);
+			done++;
+			if (ret)
+				break;
+		}
+		compact(q);
+		return ret;
+	}
 	if (grow((void **)&q->heap, &q->heap_alloc, k, sizeof(*q->heap)))
 		return -ENOMEM;
 	h = q->heap;
 	for (r = 0; r < k; r++)
-		h[r] = r;
+		h[r] = (struct head){ q->v[q->runs[r].start].time, r };
 	for (r = n / 2; r-- > 0;)
-		heap_down(q, h, n, r);
-	while (n && done < max) {
-		struct pd_run *run = &q->runs[h[0]];
-		const struct pd_qent *e = &q->v[run->start];
+		heap_down(h, n, r);
+	while (n && done < max && !ret) {
+		struct pd_run *run = &q->runs[h[0].run];
+		struct head next = { ~0ULL, SIZE_MAX };	/* the smaller child: what to beat */
 
-		if (e->time > limit)
-			break;
-		ret = pd_deliver(f, e->rec, e->off);
-		pd_chunk_put(e->chunk);
-		done++;
-		if (++run->start == run->end)
-			h[0] = h[--n];
 		if (n > 1)
-			heap_down(q, h, n, 0);
-		if (ret)
-			break;
+			next = h[1];
+		if (n > 2 && head_before(&h[2], &next))
+			next = h[2];
+		/* a run's records go out in a row until another run's head is older */
+		do {
+			if (h[0].time > limit)
+				goto out;
+			ret = deliver_one(f, &q->v[run->start]);
+			done++;
+			if (++run->start == run->end) {
+				h[0] = h[--n];
+				break;
+			}
+			h[0].time = q->v[run->start].time;
+		} while (!ret && done < max && head_before(&h[0], &next));
+		if (n > 1)
+			heap_down(h, n, 0);
 	}
+out:
 	compact(q);
 	return ret;
 }
@@ -130,10 +185,10 @@ int pd_queue_flush(struct perf_file *f, uint64_t limit)
 }
 
 int pd_queue_push(struct perf_file *f, const struct perf_event_header *h, uint64_t time,
-		  struct pd_chunk *chunk, uint64_t off)
+		  struct pd_evsel *e, struct pd_chunk *chunk, uint64_t off)
 {
 	struct pd_queue *q = &f->q;
-	size_t limit = q->limit ?: QUEUE_DEFAULT_LIMIT;
+	size_t limit = q->limit ?: PD_QUEUE_DEFAULT_LIMIT;
 	struct pd_run *last;
 	int ret;
 
@@ -142,7 +197,7 @@ int pd_queue_push(struct perf_file *f, const struct perf_event_header *h, uint64
 		if (ret)
 			return ret;
 	}
-	if (q->nr == q->alloc && grow((void **)&q->v, &q->alloc, q->nr + 1, sizeof(*q->v)))
+	if (q->nr == q->alloc && grow_entries(q, q->nr + 1))
 		return -ENOMEM;
 	last = q->nr_runs ? &q->runs[q->nr_runs - 1] : NULL;
 	if (!last || last->end != q->nr || time < q->last) {
@@ -152,13 +207,7 @@ int pd_queue_push(struct perf_file *f, const struct perf_event_header *h, uint64
 		last = &q->runs[q->nr_runs++];
 		last->start = last->end = q->nr;
 	}
-	q->v[q->nr++] = (struct pd_qent){ time, h, chunk, off };
-	last->end++;
-	q->last = time;
-	if (chunk)
-		chunk->refs++;
-	if (time > q->max_time)
-		q->max_time = time;
+	pd_queue_append(q, last, h, time, e, chunk, off);
 	return 0;
 }
 

@@ -15,6 +15,9 @@
 #include "perfdata-int.h"
 
 #define PIPE_CHUNK	(256u << 10)
+/* a chunk is one transparent huge page: its 4 kB pages would fault one by one, ~13 us each
+ * on a VM; > PERF_MAX_REC, so a record always fits */
+#define FILE_CHUNK	(2u << 20)
 #define DECOMP_MAX	(64ull << 20)	/* per record: perf's buffers are far smaller */
 
 int pd_bad(struct perf_file *f, uint64_t off, const char *fmt, ...)
@@ -85,7 +88,30 @@ static struct pd_chunk *chunk_new(size_t len)
 		c->refs = 0;
 		c->live = true;
 		c->len = len;
+		c->pool = NULL;
 	}
+	return c;
+}
+
+/* a FILE_CHUNK buffer from the free list, warm, else a new one that will go back to it */
+static struct pd_chunk *chunk_get(struct perf_file *f)
+{
+	struct pd_chunk *c = f->chunk_pool;
+
+	if (c) {
+		f->chunk_pool = c->next;
+	} else {
+		void *mem;
+
+		if (posix_memalign(&mem, FILE_CHUNK, FILE_CHUNK))
+			return NULL;
+		madvise(mem, FILE_CHUNK, MADV_HUGEPAGE);
+		c = mem;
+		c->len = FILE_CHUNK - sizeof(*c);
+	}
+	c->refs = 0;
+	c->live = true;
+	c->pool = &f->chunk_pool;
 	return c;
 }
 
@@ -93,7 +119,7 @@ static void chunk_done(struct pd_chunk *c)
 {
 	c->live = false;
 	if (!c->refs)
-		free(c);
+		pd_chunk_free(c);
 }
 
 /* COMPRESSED (zstd frame after the header) and COMPRESSED2 (u64 data_size first) */
@@ -246,6 +272,7 @@ static int user_record(struct perf_file *f, const struct perf_event_header *h, u
 static int one_record(struct perf_file *f, const struct perf_event_header *h, uint64_t off,
 		      struct pd_chunk *chunk)
 {
+	struct pd_evsel *e;
 	uint64_t t;
 	int ret;
 
@@ -259,19 +286,17 @@ static int one_record(struct perf_file *f, const struct perf_event_header *h, ui
 			f->stats.nr_unknown++;
 		return ret;
 	}
-	ret = begin(f);
-	if (ret)
+	if (!f->begun && (ret = begin(f)))
 		return ret;
 	if (h->type > PERF_RECORD_AUX_OUTPUT_HW_ID || h->type == 0) {
 		f->stats.nr_unknown++;
 		return 0;
 	}
-	ret = pd_record_time(f, h, &t);
-	if (ret)
-		return ret;
+	e = h->type == PERF_RECORD_SAMPLE ? pd_evsel_of_sample(f, h) : NULL;
+	t = pd_record_time(f, h, e);
 	if (!t || t == ~0ULL)
-		return pd_deliver(f, h, off);
-	return pd_queue_push(f, h, t, chunk, off);
+		return pd_deliver(f, h, e, off);
+	return pd_queue_push(f, h, t, e, chunk, off);
 }
 
 static void swap_header(struct perf_file *f, struct perf_event_header *h)
@@ -344,33 +369,85 @@ static int process_records(struct perf_file *f, uint8_t *p, size_t len, uint64_t
 	return ret;
 }
 
+/* one_record() for a SAMPLE in host order, 8-byte aligned, after begin(): the common case */
+static inline int sample_at(struct perf_file *f, const struct perf_event_header *h, uint64_t off,
+			    struct pd_chunk *c)
+{
+	struct pd_evsel *e = pd_evsel_of_sample_inl(f, h);
+	uint64_t t = ~0ULL;
+
+	f->stats.nr_records++;
+	f->stats.nr_by_type[PERF_RECORD_SAMPLE]++;
+	if (e && e->time_off >= 0 && e->time_off + 8 <= h->size)
+		memcpy(&t, (const uint8_t *)h + e->time_off, 8);
+	if (!t || t == ~0ULL)
+		return pd_deliver(f, h, e, off);
+	return pd_queue_push_inl(f, h, t, e, c, off);
+}
+
+/*
+ * The data section is read, not mapped: on a virtual machine a page-table entry costs more
+ * than copying its page, and a chunk that goes back to malloc is reused warm. A record that
+ * straddles two chunks moves to the start of the next one; queued records keep their chunk.
+ */
 static int run_file(struct perf_file *f)
 {
 	uint64_t off = f->hdr.data_offset, end = off + f->hdr.data_size;
+	struct pd_chunk *c = NULL, *prev = NULL;
+	size_t have = 0, pos = 0;
 	int ret = 0;
 
 	while (off < end) {
 		struct perf_event_header h;
 
-		if (end - off < 8) {
-			ret = pd_bad(f, off, "truncated record header");
-			break;
+		if (have - pos < 8 || (h = peek_header(f, (uint8_t *)c->data + pos),
+				       h.size > have - pos && h.size >= 8)) {
+			size_t keep = have - pos, want;
+			ssize_t n;
+
+			if (keep >= end - off) {
+				ret = keep < 8 ? pd_bad(f, off, "truncated record header")
+					       : pd_bad(f, off, "record of %u bytes runs past the "
+							"end of the data", h.size);
+				break;
+			}
+			prev = c;
+			c = chunk_get(f);
+			if (!c) {
+				ret = -ENOMEM;
+				break;
+			}
+			want = c->len - keep < end - off - keep ? c->len - keep : end - off - keep;
+			if (keep)
+				memcpy(c->data, prev->data + pos, keep);
+			if (prev)
+				chunk_done(prev);
+			n = pread(f->fd, c->data + keep, want, off + keep);
+			if (n <= 0) {
+				ret = n < 0 ? err__set(f->err, -errno, "cannot read '%s': %s",
+						       f->path, strerror(errno))
+					    : pd_bad(f, off + keep, "unexpected end of file");
+				break;
+			}
+			have = keep + n;
+			pos = 0;
+			continue;
 		}
-		h = peek_header(f, f->map + off);
 		if (h.size < 8) {
 			ret = pd_bad(f, off, "bad record size %u (type %u)", h.size, h.type);
 			break;
 		}
-		if (h.size > end - off) {
-			ret = pd_bad(f, off, "record of %u bytes runs past the end of the data",
-				     h.size);
-			break;
-		}
-		ret = record_at(f, (uint8_t *)f->map + off, &h, off, NULL);
+		if (h.type == PERF_RECORD_SAMPLE && f->begun && !f->swap && !(pos & 7))
+			ret = sample_at(f, (struct perf_event_header *)(c->data + pos), off, c);
+		else
+			ret = record_at(f, (uint8_t *)c->data + pos, &h, off, c);
 		if (ret)
 			break;
+		pos += h.size;
 		off += h.size;
 	}
+	if (c)
+		chunk_done(c);
 	if (!ret && f->truncated)
 		ret = pd_bad(f, off, "file truncated: %llu of %llu bytes of data",
 			     (unsigned long long)f->hdr.data_size, (unsigned long long)f->truncated);
@@ -588,7 +665,6 @@ static int open_file_mode(struct perf_file *f)
 
 static int map_file(struct perf_file *f)
 {
-	uint64_t magic = 0;
 	struct stat st;
 
 	if (fstat(f->fd, &st))
@@ -596,11 +672,8 @@ static int map_file(struct perf_file *f)
 	if (!S_ISREG(st.st_mode) || !st.st_size)
 		return 1;
 	f->file_size = st.st_size;
-	/* big-endian files get their record headers swapped in place: a private copy */
-	if (pread(f->fd, &magic, 8, 0) == 8 && magic == PERF_MAGIC2_SW)
-		f->map = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, f->fd, 0);
-	else
-		f->map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, f->fd, 0);
+	/* the headers and features: the data section is read in chunks (run_file) */
+	f->map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, f->fd, 0);
 	if (f->map == MAP_FAILED) {
 		f->map = NULL;
 		return err__set(f->err, -errno, "cannot map '%s': %s", f->path, strerror(errno));
@@ -682,6 +755,12 @@ void perf_file__delete(struct perf_file *f)
 	if (!f)
 		return;
 	pd_queue_free(f);
+	while (f->chunk_pool) {
+		struct pd_chunk *c = f->chunk_pool;
+
+		f->chunk_pool = c->next;
+		free(c);
+	}
 	if (f->map)
 		munmap((void *)f->map, f->map_len);
 	if (f->fd > 0)

@@ -9,18 +9,9 @@
 #include "perfdata-int.h"
 #include "sample-parse.h"
 
-static struct pd_evsel *evsel_of_sample(struct perf_file *f, const struct perf_event_header *h)
+struct pd_evsel *pd_evsel_of_sample(struct perf_file *f, const struct perf_event_header *h)
 {
-	uint64_t off;
-
-	if (f->nr_evsels == 1 || (f->nr_evsels > 1 && f->id_pos < 0))
-		return f->evsels[0];
-	if (!f->nr_evsels)
-		return NULL;
-	off = 8 + 8 * (uint64_t)f->id_pos;
-	if (off + 8 > h->size)
-		return NULL;
-	return pd_evsel_for_id(f, pd_get64(f, (const uint8_t *)h + off));
+	return pd_evsel_of_sample_inl(f, h);
 }
 
 static struct pd_evsel *evsel_of_other(struct perf_file *f, const struct perf_event_header *h)
@@ -58,27 +49,76 @@ static void parse_sid(struct perf_file *f, const struct perf_event_header *h, st
 	s->id = tr.id;
 }
 
-int pd_record_time(struct perf_file *f, const struct perf_event_header *h, uint64_t *time)
+uint64_t pd_record_time(struct perf_file *f, const struct perf_event_header *h,
+			const struct pd_evsel *e)
 {
-	struct pd_evsel *e;
-
-	*time = ~0ULL;
 	if (h->type == PERF_RECORD_SAMPLE) {
-		e = evsel_of_sample(f, h);
 		if (e && e->time_off >= 0 && e->time_off + 8 <= h->size)
-			*time = pd_get64(f, (const uint8_t *)h + e->time_off);
-		return 0;
+			return pd_get64(f, (const uint8_t *)h + e->time_off);
+		return ~0ULL;
 	}
 	e = evsel_of_other(f, h);
 	if (e && e->sid_time_off >= 0 && e->sid_len + 8u <= h->size)
-		*time = pd_get64(f, (const uint8_t *)h + h->size - e->sid_len + e->sid_time_off);
+		return pd_get64(f, (const uint8_t *)h + h->size - e->sid_len + e->sid_time_off);
+	return ~0ULL;
+}
+
+static inline uint64_t at64(const uint8_t *b, int i)
+{
+	uint64_t v;
+
+	memcpy(&v, b + 8 * i, 8);
+	return v;
+}
+
+/* a sample in host byte order: the event's template, then the fields its layout places */
+static int parse_native(const struct pd_evsel *e, const struct perf_event_header *h,
+			struct stream_sample *s)
+{
+	const struct sample_layout *l = &e->layout;
+	const uint8_t *b = (const uint8_t *)(h + 1), *end = (const uint8_t *)h + h->size;
+	uint32_t n;
+
+	*s = e->tmpl;
+	s->misc = h->misc;
+	if (h->size < sizeof(*h) + l->fixed_len)
+		return -EINVAL;
+	if (l->ip >= 0)
+		s->ip = at64(b, l->ip);
+	if (l->tid >= 0) {
+		memcpy(&s->pid, b + 8 * l->tid, 4);
+		memcpy(&s->tid, b + 8 * l->tid + 4, 4);
+	}
+	if (l->time >= 0)
+		s->time = at64(b, l->time);
+	if (l->addr >= 0)
+		s->addr = at64(b, l->addr);
+	if (l->id >= 0)
+		s->id = at64(b, l->id);
+	if (l->stream_id >= 0)
+		s->stream_id = at64(b, l->stream_id);
+	if (l->cpu >= 0)
+		memcpy(&s->cpu, b + 8 * l->cpu, 4);
+	if (l->period >= 0)
+		s->period = at64(b, l->period);
+	if (!l->has_tail)
+		return 0;
+	b += l->fixed_len;
+	if (!l->raw_only)
+		return sample_parse_tail(&e->ev.attr, false, b, end, NULL, s);
+	if (end - b < 4)
+		return -EINVAL;
+	memcpy(&n, b, 4);
+	if (((4 + (uint64_t)n + 7) & ~7ULL) > (uint64_t)(end - b))
+		return -EINVAL;
+	s->raw_size = n;
+	s->raw = b + 4;
 	return 0;
 }
 
-int pd_sample_parse(struct perf_file *f, const struct perf_event_header *h,
+int pd_sample_parse(struct perf_file *f, struct pd_evsel *e, const struct perf_event_header *h,
 		    struct stream_sample *s, uint64_t off)
 {
-	struct pd_evsel *e = evsel_of_sample(f, h);
 	uint64_t t;
 	int ret;
 
@@ -86,7 +126,11 @@ int pd_sample_parse(struct perf_file *f, const struct perf_event_header *h,
 		memset(s, 0, sizeof(*s));
 		return 1;
 	}
-	if (f->swap && f->scratch_len < h->size / 8u) {
+	if (!f->swap) {
+		ret = parse_native(e, h, s);
+		goto out;
+	}
+	if (f->scratch_len < h->size / 8u) {
 		free(f->scratch);
 		f->scratch = malloc(PERF_MAX_REC);
 		if (!f->scratch)
@@ -94,17 +138,18 @@ int pd_sample_parse(struct perf_file *f, const struct perf_event_header *h,
 		f->scratch_len = PERF_MAX_REC / 8;
 	}
 	t = e->sample_type;
-	ret = sample_parse(&e->ev.attr, f->swap, h, f->scratch, s);
-	s->evsel = (size_t)e->ev.idx < f->info.nr_evsels ? &f->info.evsels[e->ev.idx] : &e->ev;
-	if (ret)
-		return pd_bad(f, off, "%s sample of %u bytes is too short for its sample_type 0x%llx",
-			      s->evsel->name, h->size, (unsigned long long)t);
+	ret = sample_parse_layout(&e->layout, &e->ev.attr, true, h, f->scratch, s);
+	s->evsel = e->tmpl.evsel;
 	if (!(t & PERF_SAMPLE_TID))
 		s->pid = s->tid = (uint32_t)-1;
 	if (!(t & PERF_SAMPLE_CPU))
 		s->cpu = (uint32_t)-1;
 	if (!(t & PERF_SAMPLE_PERIOD))
 		s->period = e->ev.attr.sample_period;	/* perf's default */
+out:
+	if (ret)
+		return pd_bad(f, off, "%s sample of %u bytes is too short for its sample_type 0x%llx",
+			      e->tmpl.evsel->name, h->size, (unsigned long long)e->sample_type);
 	return 0;
 }
 
@@ -209,14 +254,15 @@ static int deliver_other(struct perf_file *f, const struct perf_event_header *h,
 		      h->size);
 }
 
-int pd_deliver(struct perf_file *f, const struct perf_event_header *h, uint64_t off)
+int pd_deliver(struct perf_file *f, const struct perf_event_header *h, struct pd_evsel *e,
+	       uint64_t off)
 {
 	const struct stream_ops *o = f->ops;
 	struct stream_sample s;
 	int ret;
 
 	if (h->type == PERF_RECORD_SAMPLE) {
-		ret = pd_sample_parse(f, h, &s, off);
+		ret = pd_sample_parse(f, e, h, &s, off);
 		if (ret > 0) {
 			f->stats.nr_unknown_id++;
 			return 0;

@@ -17,6 +17,10 @@
 #define FIXED_BITS (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
 		    PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
 		    PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+#define RARE_TAIL_BITS (PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | \
+			PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT | \
+			PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR | \
+			PERF_SAMPLE_PHYS_ADDR)
 #define TRAILER_BITS (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
 		      PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 
@@ -174,6 +178,8 @@ static int sample_tail(struct cur *c, const struct perf_event_attr *a, struct st
 		if (c->p > c->end)
 			return -EINVAL;
 	}
+	if (!(t & RARE_TAIL_BITS))
+		return 0;
 	if (t & PERF_SAMPLE_BRANCH_STACK) {
 		if (sample_u64(c, &n))
 			return -EINVAL;
@@ -216,26 +222,91 @@ static int sample_tail(struct cur *c, const struct perf_event_attr *a, struct st
 	return 0;
 }
 
-int sample_parse(const struct perf_event_attr *attr, bool swap, const struct perf_event_header *h,
-		 uint64_t *scratch, struct stream_sample *out)
+void sample_layout__init(struct sample_layout *l, const struct perf_event_attr *attr)
 {
-	struct cur c = { (const uint8_t *)(h + 1), (const uint8_t *)h + h->size, swap, scratch };
 	uint64_t t = attr->sample_type;
+	int8_t n = 0;
+
+	memset(l, 0, sizeof(*l));
+	l->sample_type = t;
+#define SLOT(bit, field) (l->field = (t & (bit)) ? n++ : -1)
+	l->id = -1;
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		l->id = n++;
+	SLOT(PERF_SAMPLE_IP, ip);
+	SLOT(PERF_SAMPLE_TID, tid);
+	SLOT(PERF_SAMPLE_TIME, time);
+	SLOT(PERF_SAMPLE_ADDR, addr);
+	if (t & PERF_SAMPLE_ID)
+		l->id = n++;
+	SLOT(PERF_SAMPLE_STREAM_ID, stream_id);
+	SLOT(PERF_SAMPLE_CPU, cpu);
+	SLOT(PERF_SAMPLE_PERIOD, period);
+#undef SLOT
+	l->fixed_len = 8 * n;
+	l->has_tail = t & ~FIXED_BITS;
+	l->raw_only = (t & ~FIXED_BITS) == PERF_SAMPLE_RAW;
+}
+
+int sample_parse_tail(const struct perf_event_attr *attr, bool swap, const uint8_t *p,
+		      const uint8_t *end, uint64_t *scratch, struct stream_sample *out)
+{
+	struct cur c = { p, end, swap, scratch };
+
+	return sample_tail(&c, attr, out);
+}
+
+static inline uint64_t slot64(const uint8_t *b, int8_t i, bool swap)
+{
+	uint64_t v;
+
+	if (i < 0)
+		return 0;
+	memcpy(&v, b + 8 * i, 8);
+	return swap ? bswap_64(v) : v;
+}
+
+static inline uint32_t slot32(const uint8_t *b, int8_t i, int half, bool swap)
+{
+	uint32_t v;
+
+	memcpy(&v, b + 8 * i + 4 * half, 4);
+	return swap ? bswap_32(v) : v;
+}
+
+int sample_parse_layout(const struct sample_layout *l, const struct perf_event_attr *attr,
+			bool swap, const struct perf_event_header *h, uint64_t *scratch,
+			struct stream_sample *out)
+{
+	const uint8_t *b = (const uint8_t *)(h + 1);
+	struct cur c = { b + l->fixed_len, (const uint8_t *)h + h->size, swap, scratch };
 
 	memset(out, 0, sizeof(*out));
 	out->misc = h->misc;
-	if (h->size < sizeof(*h) || !avail(&c, 8 * __builtin_popcountll(t & FIXED_BITS)))
+	if (h->size < sizeof(*h) + l->fixed_len)
 		return -EINVAL;
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		out->id = g64(&c);
-	if (t & PERF_SAMPLE_IP)
-		out->ip = g64(&c);
-	take_ids(&c, t, out);
-	if (t & PERF_SAMPLE_PERIOD)
-		out->period = g64(&c);
-	if (!(t & ~FIXED_BITS))
-		return 0;
-	return sample_tail(&c, attr, out);
+	out->ip = slot64(b, l->ip, swap);
+	out->time = slot64(b, l->time, swap);
+	out->addr = slot64(b, l->addr, swap);
+	out->id = slot64(b, l->id, swap);
+	out->stream_id = slot64(b, l->stream_id, swap);
+	out->period = slot64(b, l->period, swap);
+	if (l->tid >= 0) {
+		out->pid = slot32(b, l->tid, 0, swap);
+		out->tid = slot32(b, l->tid, 1, swap);
+	}
+	if (l->cpu >= 0)
+		out->cpu = slot32(b, l->cpu, 0, swap);
+	return l->has_tail ? sample_tail(&c, attr, out) : 0;
+}
+
+int sample_parse(const struct perf_event_attr *attr, bool swap, const struct perf_event_header *h,
+		 uint64_t *scratch, struct stream_sample *out)
+{
+	struct sample_layout l;
+
+	sample_layout__init(&l, attr);
+	return sample_parse_layout(&l, attr, swap, h, scratch, out);
 }
 
 int sample_trailer_parse(const struct perf_event_attr *attr, bool swap,

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# record -a names and maps processes that were already running (COMM and MMAP2 synthesized
+# from /proc, as perf record does): a busy program started before the recording gets its
+# samples under its own name, binary and function, and perf report reads the same shares.
+source "$(dirname "$0")/lib.sh"
+need_root
+need_perf
+command -v gcc >/dev/null || skip "gcc is not installed"
+
+gcc -O1 -g -fno-omit-frame-pointer -o "$TMP/hotline" "$SCHEDLENS_TOP/tests/data/hotline.c" ||
+	fail "cannot build hotline"
+"$TMP/hotline" 3 >/dev/null &
+busy=$!
+sleep 0.3
+expect_rc 0 "$SCHEDLENS" record -a -e cpu-clock -c 1000000 -o "$TMP/sw.data" -- sleep 0.7
+kill "$busy" 2>/dev/null; wait "$busy" 2>/dev/null
+
+"$SCHEDLENS" report -i "$TMP/sw.data" --sort comm,dso >"$TMP/ours" 2>"$TMP/err" ||
+	{ cat "$TMP/err"; fail "report failed"; }
+perf report -i "$TMP/sw.data" --sort comm,dso --stdio 2>/dev/null >"$TMP/perf" ||
+	fail "perf report cannot read the file"
+ours=$(awk '$3 == "hotline" && $4 == "hotline" { sub("%", "", $1); print $1 }' "$TMP/ours")
+theirs=$(awk '$2 == "hotline" && $3 == "hotline" { sub("%", "", $1); print $1 }' "$TMP/perf")
+[ -n "$ours" ] || { cat "$TMP/ours"; fail "no samples of the running 'hotline' under its name and binary"; }
+[ "$ours" = "$theirs" ] || fail "hotline/hotline share: schedlens $ours%, perf ${theirs:-none}%"
+awk -v s="$ours" 'BEGIN { exit !(s > 5) }' || fail "hotline got only $ours% of a busy CPU"
+"$SCHEDLENS" report -i "$TMP/sw.data" --sort comm,sym 2>/dev/null |
+	awk '$3 == "hotline" && $5 == "chase" { f = 1 } END { exit !f }' ||
+	fail "the running program's samples are not resolved to its function 'chase'"
+echo "hotline (running before record -a): $ours% in its own binary, perf $theirs%"
