@@ -39,7 +39,7 @@ struct symrep {
 	} memo[64];		/* is_skid by symbol, direct mapped */
 	bool defer, finished, comm_key, pid_key, cpu_key;
 	unsigned int flags;	/* SYM_LINES when a key is the source line */
-	struct symrep_addr *addrs;
+	struct symrep_addr *addrs, *last;
 	size_t addrs_mask, addrs_used;
 	uint64_t seq;
 	struct sym_loc frames[MAX_FRAMES];
@@ -260,6 +260,7 @@ static int addrs_grow(struct symrep *r)
 	free(r->addrs);
 	r->addrs = n;
 	r->addrs_mask = nmask;
+	r->last = NULL;
 	return 0;
 }
 
@@ -282,10 +283,14 @@ static __attribute__((noinline)) int defer_sample(struct symrep *r,
 	k.idx = idx < r->cfg.nr_events ? idx : UINT32_MAX;
 	r->seq++;
 	r->total_period += s->period;
+	e = r->last;		/* most samples land where the one before did */
+	if (e && addr_eq(e, &k))
+		goto out_count;
 	for (i = addr_hash(&k) & r->addrs_mask; r->addrs[i].used; i = (i + 1) & r->addrs_mask)
 		if (addr_eq(&r->addrs[i], &k))
 			break;
 	e = &r->addrs[i];
+	r->last = e;
 	if (!e->used) {
 		k.used = true;
 		k.first = r->seq;
@@ -294,6 +299,7 @@ static __attribute__((noinline)) int defer_sample(struct symrep *r,
 		*e = k;
 		r->addrs_used++;
 	}
+out_count:
 	e->nr_samples++;
 	e->period += s->period;
 	e->with_caller += s->nr_callchain > 2;
