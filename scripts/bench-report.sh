@@ -3,7 +3,7 @@
 # Source-line report speed: `schedlens report --sort srcline` against `perf report --sort
 # srcline` (which spawns addr2line) on the same file: the hotline program recorded with
 # cpu-clock at a 100 us period for ~4 s (~40,000 samples on an idle machine). Prints both
-# CPU times (user + sys, addr2line children included: wall time swings with the load of a
+# CPU times (task-clock, addr2line children included: wall time swings with the load of a
 # shared machine) and the ratio, and the sym-level figures to show what lines cost on top.
 # schedlens keeps what it looked up in a cache (SCHEDLENS_CACHE_DIR, here a fresh directory):
 # "cold" empties it before every run (binaries, debug files and kallsyms read again), "warm"
@@ -20,16 +20,17 @@ gcc -g -O1 -fno-omit-frame-pointer -o "$tmp/hotline" "$top/tests/data/hotline.c"
 	2>"$tmp/rec" || { cat "$tmp/rec"; exit 1; }
 samples=$(sed -nE 's/.* ([0-9]+) samples written.*/\1/p' "$tmp/rec")
 
-TIMEFORMAT='%3U %3S'	# bash's time: children's rusage to the millisecond
 export SCHEDLENS_CACHE_DIR=$tmp/cache
 unset SCHEDLENS_NO_CACHE
 cold=
-secs() { # run "$@" 3 times, print the least CPU time (user + sys, children included) in s
+# CPU time as perf stat's task-clock (children included, counted from the exec: the shell's
+# fork before it does not count, as it did with time(1), ~5 ms of noise on this VM)
+secs() { # run "$@" 3 times, print the least CPU time in s
 	local best= t
 	for _ in 1 2 3; do
 		[ -n "$cold" ] && rm -rf "$SCHEDLENS_CACHE_DIR"
-		{ time "$@" >/dev/null 2>&1; } 2>"$tmp/time"
-		t=$(awk '{ print $1 + $2 }' "$tmp/time")
+		perf stat -x, -o "$tmp/time" -e task-clock -- "$@" >/dev/null 2>&1
+		t=$(awk -F, '$3 ~ /task-clock/ { print $1 / 1000 }' "$tmp/time")
 		best=$(awk -v b="$best" -v d="$t" 'BEGIN { print (b == "" || d < b) ? d : b }')
 	done
 	echo "$best"
