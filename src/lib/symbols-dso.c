@@ -215,7 +215,7 @@ static void cache_open(struct symbols *s, struct sym_dso *d)
 		d->cache_id = NULL;
 		return;
 	}
-	d->cached = sym_cache__read(s, d, d->cache_ident);
+	sym_cache__read(s, d, d->cache_ident);
 }
 
 void sym_dso__open(struct symbols *s, struct sym_dso *d)

@@ -40,7 +40,6 @@ struct sym_dso {
 	bool dwarf_checked;	/* DWARF looked for (lazily, on the first line lookup) */
 	bool cache_tried;	/* persistent cache looked for */
 	bool dirty;		/* lookups the persistent cache does not have yet */
-	bool cached;		/* entries and status came from the persistent cache */
 	char *cache_id;		/* its file name in the cache, NULL: not cacheable */
 	char *cache_ident;	/* what the cache file must say it was made from */
 	enum sym_dso_status status;
