@@ -7,7 +7,9 @@
  * without reading their symbol tables or DWARF. The file is checked (magic, layout, size,
  * checksum, string bounds, the DSO's path, the debug file still there or still absent);
  * anything that does not check out is ignored, and rewritten once the DSO has been read.
+ * Files and directory stay bounded: CACHE_MAX_ENTS entries a file, CACHE_MAX_FILES files.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -54,6 +56,9 @@ const char *sym_intern(struct sym_stacks *strs, const char *str)
 #define CACHE_MAGIC "SLSRCL02"
 /* past this many entries a file keeps only what its last session looked up */
 #define CACHE_MAX_ENTS 16384
+/* past this many files in the directory the oldest go, down to CACHE_KEEP_FILES */
+#define CACHE_MAX_FILES 512
+#define CACHE_KEEP_FILES 384
 #define NO_STR UINT32_MAX
 #define CACHE_MAX_SIZE (64u << 20)
 #define CACHE_DWARF_CHECKED 1u
@@ -336,6 +341,60 @@ static int cache_store(struct symbols *s, struct sym_dso *d, const char *path,
 	return ret;
 }
 
+struct old_file {
+	char name[256];
+	struct timespec mtime;
+};
+
+static int old_first(const void *a, const void *b)
+{
+	const struct old_file *x = a, *y = b;
+
+	if (x->mtime.tv_sec != y->mtime.tv_sec)
+		return x->mtime.tv_sec < y->mtime.tv_sec ? -1 : 1;
+	return (x->mtime.tv_nsec > y->mtime.tv_nsec) - (x->mtime.tv_nsec < y->mtime.tv_nsec);
+}
+
+/* one file per binary and per kallsyms copy: keep the directory bounded, oldest out first */
+static void cache_prune(const char *dir)
+{
+	struct old_file *v = NULL;
+	size_t n = 0, alloc = 0, i;
+	char path[4096 + 256];
+	struct dirent *de;
+	struct stat st;
+	DIR *dp = opendir(dir);
+
+	if (!dp)
+		return;
+	while ((de = readdir(dp))) {
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(v->name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (stat(path, &st) || !S_ISREG(st.st_mode))
+			continue;
+		if (n == alloc) {
+			struct old_file *nv = realloc(v, (alloc = alloc ? alloc * 2 : 256) * sizeof(*v));
+
+			if (!nv)
+				goto out_free;
+			v = nv;
+		}
+		snprintf(v[n].name, sizeof(v[n].name), "%s", de->d_name);
+		v[n++].mtime = st.st_mtim;
+	}
+	if (n <= CACHE_MAX_FILES)
+		goto out_free;
+	qsort(v, n, sizeof(*v), old_first);
+	for (i = 0; i < n - CACHE_KEEP_FILES; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, v[i].name);
+		unlink(path);
+	}
+out_free:
+	free(v);
+	closedir(dp);
+}
+
 int sym_cache__write(struct symbols *s, struct sym_dso *d, const char *identity)
 {
 	struct cache_hdr h = { .magic = CACHE_MAGIC, .hdr_size = sizeof(h),
@@ -346,6 +405,7 @@ int sym_cache__write(struct symbols *s, struct sym_dso *d, const char *identity)
 	char path[4096], dbg_ident[4096 + 128] = "";
 	struct stat st;
 	size_t i, n = 0;
+	bool fresh;
 	int ret = 0;
 
 	if (!s->cache_dir || !d->cache_id || !d->cache_used)
@@ -397,9 +457,14 @@ int sym_cache__write(struct symbols *s, struct sym_dso *d, const char *identity)
 	h.str_size = t.len;
 	h.status = d->status;
 	h.flags = d->dwarf_checked ? CACHE_DWARF_CHECKED : 0;
+	fresh = access(path, F_OK) != 0;
 	ret = cache_store(s, d, path, &h, ents, &t);
 	if (!ret)
 		d->dirty = false;
+	if (!ret && fresh) {
+		*strrchr(path, '/') = '\0';
+		cache_prune(path);
+	}
 out_free:
 	free(t.key);
 	free(t.off);

@@ -2,11 +2,13 @@
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "schedlens/focus.h"
@@ -591,6 +593,45 @@ START_TEST(test_cache_bounded)
 }
 END_TEST
 
+/* past 512 files in the cache directory the oldest go, down to 384; the new one stays */
+START_TEST(test_cache_pruned)
+{
+	char dir[] = "/tmp/test-symbols-cache-XXXXXX", path[PATH_MAX * 2], cmd[PATH_MAX];
+	struct timespec old[2] = { { .tv_sec = 1000000000 }, { .tv_sec = 1000000000 } };
+	struct sym_loc loc;
+	struct dirent *de;
+	int i, n = 0, fresh = 0;
+	DIR *dp;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/srcline", dir);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	for (i = 0; i < 600; i++) {
+		snprintf(path, sizeof(path), "%s/srcline/%04d", dir, i);
+		write_file(path, "x", 1);
+		old[0].tv_sec = old[1].tv_sec = 1000000000 + i;
+		ck_assert_int_eq(utimensat(AT_FDCWD, path, old, 0), 0);
+	}
+	ck_assert_str_eq(cached_marker(dir, &loc), "marker_fn");
+	snprintf(path, sizeof(path), "%s/srcline", dir);
+	dp = opendir(path);
+	ck_assert_ptr_nonnull(dp);
+	while ((de = readdir(dp))) {
+		if (de->d_name[0] == '.')
+			continue;
+		n++;
+		fresh += strlen(de->d_name) > 4;
+		ck_assert_msg(strlen(de->d_name) > 4 || atoi(de->d_name) >= 600 - 383,
+			      "%s kept, a newer one went", de->d_name);
+	}
+	closedir(dp);
+	ck_assert_int_eq(n, 384);
+	ck_assert_int_eq(fresh, 1);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 START_TEST(test_cache_dir)
 {
 	char buf[PATH_MAX];
@@ -640,6 +681,7 @@ int main(void)
 	tcase_add_test(tc, test_persistent_cache);
 	tcase_add_test(tc, test_cache_dir);
 	tcase_add_test(tc, test_cache_bounded);
+	tcase_add_test(tc, test_cache_pruned);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
