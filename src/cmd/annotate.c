@@ -184,6 +184,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: schedlens annotate FUNC [-i FILE] [--symfs DIR] [--kallsyms FILE]\n"
 		   "                          [--vmlinux FILE] [-n] [--addresses] [--hot PCT]\n"
+		   "                          [--no-cache]\n"
 		   "  -i, --input FILE   perf.data to read (default perf.data)\n"
 		   "  -n, --samples      shares by sample count instead of period\n"
 		   "      --addresses    per address, not per source line\n"
