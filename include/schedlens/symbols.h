@@ -8,7 +8,14 @@
  *
  * Every lookup is cached per DSO and per address, so asking for source lines costs little more
  * than asking for symbols. Strings handed out (DSO names, symbol names, source files) stay
- * valid until symbols__delete().
+ * valid until symbols__delete(); symbol names, source files and inline names are interned
+ * (equal strings are equal pointers).
+ *
+ * With a cache directory, the lookups also persist: one file per DSO under
+ * CACHE_DIR/srcline/, named by the build-id of the file read (the kernel: by the kallsyms
+ * file), so that the next session on the same binaries answers without their symbol tables
+ * and DWARF. symbols__cache_save() writes what is new; a cache file that does not check out
+ * is ignored and rewritten.
  */
 #ifndef SCHEDLENS_SYMBOLS_H
 #define SCHEDLENS_SYMBOLS_H
@@ -30,6 +37,7 @@ struct symbols_config {
 	bool lines;		/* resolve source lines */
 	bool inlines;		/* report the innermost inlined function at an address */
 	bool elsewhere;		/* recorded on another machine: leave this one's files alone */
+	const char *cache_dir;	/* persistent lookups (symbols__cache_dir()), NULL: none */
 };
 
 /* What is known about one DSO; each note is reported once per DSO, not per sample. */
@@ -59,6 +67,15 @@ struct sym_loc {
 	uint64_t ip;		/* the address as sampled (runtime) */
 };
 
+/* Where an address is, before any symbol is looked up (see symbols__locate()). */
+struct sym_addr {
+	struct sym_dso *dso;	/* NULL when no map covers the address */
+	uint64_t key;		/* the address looked up in the DSO (sym_loc.addr - back) */
+	uint64_t ip;
+	uint8_t back;		/* 1 for a return address */
+	bool kernel;
+};
+
 /* Flags for symbols__resolve() */
 #define SYM_RETADDR	(1u << 0)	/* a return address from a callchain: look up at ip - 1 */
 #define SYM_LINES	(1u << 1)	/* resolve the source line as well */
@@ -85,6 +102,27 @@ int symbols__exec(struct symbols *s, uint32_t pid);
  */
 void symbols__resolve(struct symbols *s, uint32_t pid, uint64_t ip, uint16_t cpumode,
 		      unsigned int flags, struct sym_loc *out);
+
+/*
+ * symbols__resolve() in two steps: where @ip is (cheap: no symbol table is read), then what
+ * is there. Equal (dso, key, kernel) give equal answers, so a caller can count by them and
+ * look up each once.
+ */
+void symbols__locate(struct symbols *s, uint32_t pid, uint64_t ip, uint16_t cpumode,
+		     unsigned int flags, struct sym_addr *out);
+void symbols__lookup(struct symbols *s, const struct sym_addr *a, unsigned int flags,
+		     struct sym_loc *out);
+
+/* Bumped by every mmap, fork and exec: locating a pid's ip gives the same while it stays. */
+uint64_t symbols__generation(const struct symbols *s);
+
+/*
+ * The persistent cache directory: $SCHEDLENS_CACHE_DIR, else $XDG_CACHE_HOME/schedlens, else
+ * ~/.cache/schedlens; NULL when $SCHEDLENS_NO_CACHE is set (not "0") or there is no home.
+ */
+const char *symbols__cache_dir(char *buf, size_t len);
+/* Write the lookups the cache does not have yet. 0 or the first -errno. */
+int symbols__cache_save(struct symbols *s);
 
 /*
  * Resolve the frames of @smp: frame 0 where it was taken, then its callchain (PERF_CONTEXT_*
@@ -177,6 +215,8 @@ struct sym_stacks;
 struct sym_stacks *sym_stacks__new(void);
 void sym_stacks__delete(struct sym_stacks *st);
 int sym_stacks__add(struct sym_stacks *st, const char *key, uint64_t period);
+int sym_stacks__add_n(struct sym_stacks *st, const char *key, uint64_t nr_samples,
+		      uint64_t period);
 /* the entry for @key, or NULL */
 const struct sym_stack *sym_stacks__get(const struct sym_stacks *st, const char *key);
 /* by period descending, then key; valid until the next add */
@@ -214,10 +254,14 @@ struct symrep *symrep__new(struct symbols *syms, const struct symrep_config *cfg
 void symrep__delete(struct symrep *r);
 /*
  * Account @s of event @idx whose thread is @comm. *@self: the frame the sample is attributed
- * to (the caller frame when the skid rule moved it; valid until the next call). 0 or -ENOMEM.
+ * to (the caller frame when the skid rule moved it; valid until the next call), or NULL when
+ * rows by label need no callchain: samples are then counted by where they landed and looked
+ * up once per place by symrep__finish(). 0 or -ENOMEM.
  */
 int symrep__sample(struct symrep *r, const struct stream_sample *s, size_t idx,
 		   const char *comm, const struct sym_loc **self);
+/* After the last sample, before rows and skid figures are read. 0 or -ENOMEM. */
+int symrep__finish(struct symrep *r);
 /* rows of event @idx: self (@children false) or children; NULL without labels */
 struct sym_stacks *symrep__rows(struct symrep *r, size_t idx, bool children);
 struct sym_stacks *symrep__paths(struct symrep *r);

@@ -18,7 +18,7 @@ struct annotate_opts {
 	const char *input;
 	const char *symfs, *kallsyms, *vmlinux;
 	bool by_samples;
-	bool addresses;
+	bool addresses, no_cache;
 	double hot_pct;		/* lines at or above this share are marked */
 };
 
@@ -38,9 +38,10 @@ static int ann_begin(void *ctx, const struct stream_info *info)
 {
 	struct annotate_ctx *a = ctx;
 	struct symbols_config cfg = { .lines = !a->o->addresses, .inlines = !a->o->addresses };
-	char kbuf[4096];
+	char kbuf[4096], cbuf[4096];
 
 	cfg.symfs = a->o->symfs;
+	cfg.cache_dir = a->o->no_cache ? NULL : symbols__cache_dir(cbuf, sizeof(cbuf));
 	cfg.vmlinux = a->o->vmlinux;
 	cfg.kallsyms = symbols__pick_kallsyms(a->o->input, a->o->kallsyms, info->os_release, kbuf,
 					      sizeof(kbuf));
@@ -172,6 +173,7 @@ static int run_annotate(const struct annotate_opts *o)
 	sym_lines__sort(&a.lines, o->by_samples);
 	print_lines(&a);
 	ret = fflush(stdout) ? 1 : 0;
+	symbols__cache_save(a.syms);	/* a cache: what cannot be written is looked up again */
 out_free:
 	sym_lines__exit(&a.lines);
 	symbols__delete(a.syms);
@@ -182,10 +184,12 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: schedlens annotate FUNC [-i FILE] [--symfs DIR] [--kallsyms FILE]\n"
 		   "                          [--vmlinux FILE] [-n] [--addresses] [--hot PCT]\n"
+		   "                          [--no-cache]\n"
 		   "  -i, --input FILE   perf.data to read (default perf.data)\n"
 		   "  -n, --samples      shares by sample count instead of period\n"
 		   "      --addresses    per address, not per source line\n"
-		   "      --hot PCT      mark lines with at least PCT%% of the function (default 10)\n");
+		   "      --hot PCT      mark lines with at least PCT%% of the function (default 10)\n"
+		   "      --no-cache     do not use or fill the lookup cache (see report --help)\n");
 }
 
 int cmd_annotate(int argc, char **argv)
@@ -198,6 +202,7 @@ int cmd_annotate(int argc, char **argv)
 		{ "samples", no_argument, NULL, 'n' },
 		{ "addresses", no_argument, NULL, 'A' },
 		{ "hot", required_argument, NULL, 'H' },
+		{ "no-cache", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -223,6 +228,9 @@ int cmd_annotate(int argc, char **argv)
 			break;
 		case 'A':
 			o.addresses = true;
+			break;
+		case 'C':
+			o.no_cache = true;
 			break;
 		case 'H':
 			if (parse_double(optarg, &o.hot_pct) || o.hot_pct < 0 || o.hot_pct > 100) {

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "schedlens/kallsyms.h"
@@ -35,6 +36,8 @@ void sym_dso__delete(struct sym_dso *d)
 	free(d->loads);
 	free(d->fns);
 	free(d->cache);
+	free(d->cache_id);
+	free(d->cache_ident);
 	free(d->name);
 	free(d->path);
 	free(d);
@@ -176,29 +179,73 @@ static bool open_by_build_id(struct symbols *s, struct sym_dso *d)
 	return open_elf(s, d, path);
 }
 
-void sym_dso__load(struct symbols *s, struct sym_dso *d)
+/*
+ * The persistent cache's name for @d and what its file must match: a user DSO by the build-id
+ * of the file read, the kernel by its kallsyms file (a regular file: /proc/kallsyms changes
+ * with every module loaded); either checked against the file's path, inode, size and mtime
+ * (strip keeps the build-id).
+ */
+static void cache_open(struct symbols *s, struct sym_dso *d)
+{
+	char id[2 * 64 + 1], ident[4096 + 128];
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	struct stat st;
+	int n, i;
+
+	if (!s->cache_dir)
+		return;
+	if (stat(d->kernel ? s->kallsyms : d->path, &st) || !S_ISREG(st.st_mode))
+		return;
+	sym_file_ident(d->kernel ? s->kallsyms : d->path, &st, ident, sizeof(ident));
+	if (d->kernel) {
+		snprintf(id, sizeof(id), "kallsyms-%016llx",
+			 (unsigned long long)sym_hash(ident, strlen(ident), SYM_HASH_SEED));
+	} else {
+		n = dwfl_module_build_id(d->mod, &bits, &vaddr);
+		if (n < 4 || n > 64)
+			return;
+		for (i = 0; i < n; i++)
+			sprintf(id + 2 * i, "%02x", bits[i]);
+	}
+	d->cache_id = strdup(id);
+	d->cache_ident = strdup(ident);
+	if (!d->cache_id || !d->cache_ident) {
+		free(d->cache_id);
+		d->cache_id = NULL;
+		return;
+	}
+	sym_cache__read(s, d, d->cache_ident);
+}
+
+void sym_dso__open(struct symbols *s, struct sym_dso *d)
 {
 	Dwarf_Addr bias;
 	Elf *elf;
 
-	if (d->loaded)
+	if (d->opened)
 		return;
-	d->loaded = true;
+	d->opened = true;
 	if (!d->kernel && (d->name[0] == '[' || !strncmp(d->name, "//anon", 6) ||
 			   !strncmp(d->name, "/dev/", 5) || !strncmp(d->name, "/memfd:", 7) ||
 			   !strncmp(d->name, "anon_inode:", 11))) {
 		d->status = SYM_DSO_NOT_ELF;
+		d->loaded = true;
 		return;
 	}
 	if (!d->kernel && s->cfg.elsewhere) {
 		d->status = SYM_DSO_ELSEWHERE;
+		d->loaded = true;
 		return;
 	}
 	if (d->kernel && !s->vmlinux) {
-		s->ks = s->kallsyms ? kallsyms__load(s->kallsyms, NULL) : NULL;
-		d->status = s->ks ? SYM_DSO_KALLSYMS : SYM_DSO_KERNEL_NO_MAP;
+		d->status = s->kallsyms ? SYM_DSO_KALLSYMS : SYM_DSO_KERNEL_NO_MAP;
+		d->loaded = !s->kallsyms;
+		if (s->kallsyms)
+			cache_open(s, d);
 		return;
 	}
+	d->loaded = true;	/* unless all goes well below */
 	if (!open_elf(s, d, d->path) && !open_by_build_id(s, d)) {
 		d->status = access(d->path, F_OK) ? SYM_DSO_MISSING : SYM_DSO_NOT_ELF;
 		return;
@@ -229,13 +276,33 @@ void sym_dso__load(struct symbols *s, struct sym_dso *d)
 		if (vtext && s->ktext)
 			d->kdelta = (int64_t)(vtext - s->ktext);
 	}
+	d->status = SYM_DSO_OK;
+	d->loaded = false;
+	if (!d->kernel)
+		cache_open(s, d);
+}
+
+void sym_dso__load(struct symbols *s, struct sym_dso *d)
+{
+	Dwarf_Addr bias;
+	Elf *elf;
+
+	sym_dso__open(s, d);
+	if (d->loaded)
+		return;
+	d->loaded = true;
+	if (d->kernel && !s->vmlinux) {
+		s->ks = kallsyms__load(s->kallsyms, NULL);
+		d->status = s->ks ? SYM_DSO_KALLSYMS : SYM_DSO_KERNEL_NO_MAP;
+		return;
+	}
+	elf = dwfl_module_getelf(d->mod, &bias);
 	/*
 	 * Without .symtab, libdwfl takes the symbols of a separate debug file (build-id,
 	 * debuglink) when there is one: more symbols than .dynsym has. DWARF (decompressing it
 	 * can cost more than the whole report) waits for the first line lookup.
 	 */
-	d->status = SYM_DSO_OK;
-	if (section_entries(elf, SHT_SYMTAB) < 0 &&
+	if (d->status == SYM_DSO_OK && section_entries(elf, SHT_SYMTAB) < 0 &&
 	    dwfl_module_getsymtab(d->mod) <= section_entries(elf, SHT_DYNSYM))
 		d->status = SYM_DSO_STRIPPED;
 	if (load_fns(d))
@@ -280,12 +347,12 @@ static uint64_t hash64(uint64_t x)
 	return x;
 }
 
-static struct sym_cache_ent *cache_slot(struct sym_dso *d, uint64_t key)
+struct sym_cache_ent *sym_dso__slot(struct sym_dso *d, uint64_t key)
 {
 	size_t i;
 
 	if (d->cache_used * 2 >= d->cache_mask) {
-		size_t nmask = d->cache_mask ? d->cache_mask * 2 + 1 : 1023, j;
+		size_t nmask = d->cache_mask ? d->cache_mask * 2 + 1 : 127, j;
 		struct sym_cache_ent *n = calloc(nmask + 1, sizeof(*n));
 
 		if (!n)
@@ -333,41 +400,28 @@ static void resolve_line(struct symbols *s, struct sym_dso *d, struct sym_cache_
 	int lineno = 0;
 
 	if (l) {
-		e->file = dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL);
+		e->file = sym_intern(s->strs, dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL));
 		e->line = lineno > 0 ? (uint32_t)lineno : 0;
 	}
-	if (s->cfg.inlines)
-		e->inl = innermost_inline(d, a);
 }
 
-void sym_dso__lookup(struct symbols *s, struct sym_dso *d, uint64_t key, bool lines,
-		     struct sym_loc *out)
+/* what the cache entry lacks of @need, from the symbol table, kallsyms and DWARF */
+static void resolve(struct symbols *s, struct sym_dso *d, struct sym_cache_ent *e,
+		    unsigned int need)
 {
-	struct sym_cache_ent *e, tmp = { 0 };
+	if (!(e->state & SYM_ENT_SYM)) {
+		int32_t fn = find_fn(d, e->key);
+		const struct ksym *ks = d->kernel && s->ks ? kallsyms__find(s->ks, e->key) : NULL;
 
-	sym_dso__load(s, d);
-	if (!d->nr_fns && !d->mod && !(d->kernel && s->ks))
-		return;
-	e = cache_slot(d, key);
-	if (!e)
-		e = &tmp;
-	if (!e->state) {
-		int32_t fn = find_fn(d, key);
-		const struct ksym *ks = d->kernel && s->ks ? kallsyms__find(s->ks, key) : NULL;
-
-		e->key = key;
 		if (ks) {
-			e->sym = ks->name;
+			e->sym = sym_intern(s->strs, ks->name);
 			e->sym_start = ks->addr;
 		} else if (fn >= 0) {
-			e->sym = d->fns[fn].name;
+			e->sym = sym_intern(s->strs, d->fns[fn].name);
 			e->sym_start = d->fns[fn].start;
 		}
-		e->state = 1;
-		if (e != &tmp)
-			d->cache_used++;
 	}
-	if (lines && e->state == 1) {
+	if ((need & SYM_ENT_LINE) && !(e->state & SYM_ENT_LINE)) {
 		if (d->mod && !d->dwarf_checked) {
 			Dwarf_Addr bias;
 
@@ -377,8 +431,36 @@ void sym_dso__lookup(struct symbols *s, struct sym_dso *d, uint64_t key, bool li
 		}
 		if (d->mod && d->status == SYM_DSO_OK)
 			resolve_line(s, d, e);
-		e->state = 2;
 	}
+	if ((need & SYM_ENT_INL) && !(e->state & SYM_ENT_INL) && d->mod &&
+	    d->status == SYM_DSO_OK)
+		e->inl = sym_intern(s->strs, innermost_inline(d, e->key + d->kdelta));
+	e->state |= need;
+	d->dirty = true;
+}
+
+void sym_dso__lookup(struct symbols *s, struct sym_dso *d, uint64_t key, bool lines,
+		     struct sym_loc *out)
+{
+	unsigned int need = SYM_ENT_SYM;
+	struct sym_cache_ent *e, tmp = { 0 };
+
+	if (lines)
+		need |= SYM_ENT_LINE | (s->cfg.inlines ? SYM_ENT_INL : 0);
+	sym_dso__open(s, d);
+	e = sym_dso__slot(d, key);
+	if (!e)
+		e = &tmp;
+	if ((e->state & need) != need) {
+		sym_dso__load(s, d);
+		if (!d->nr_fns && !d->mod && !(d->kernel && s->ks))
+			return;
+		if (!e->state && e != &tmp)
+			d->cache_used++;
+		e->key = key;
+		resolve(s, d, e, need);
+	}
+	e->state |= SYM_ENT_USED;
 	out->sym = e->sym;
 	out->sym_start = e->sym_start;
 	if (lines) {

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Shared between symbols.c (address spaces, sessions) and symbols-dso.c (libdwfl, caches). */
+/*
+ * Shared between symbols.c (address spaces, sessions), symbols-dso.c (libdwfl, per-address
+ * lookups) and symbols-cache.c (interned strings, the persistent per-build-id cache).
+ */
 #ifndef SCHEDLENS_SYMBOLS_INTERNAL_H
 #define SCHEDLENS_SYMBOLS_INTERNAL_H
 
@@ -19,15 +22,26 @@ struct sym_cache_ent {
 	const char *sym, *file, *inl;	/* sym NULL: no symbol */
 	uint64_t sym_start;
 	uint32_t line;
-	uint8_t state;		/* 0 empty, 1 symbol known, 2 symbol and line known */
+	uint8_t state;		/* SYM_ENT_* known; 0: empty slot */
 };
+
+#define SYM_ENT_SYM	(1u << 0)
+#define SYM_ENT_LINE	(1u << 1)
+#define SYM_ENT_INL	(1u << 2)
+#define SYM_ENT_USED	(1u << 7)	/* looked up in this session (not persisted) */
 
 struct sym_dso {
 	char *name;		/* as recorded */
 	char *path;		/* symfs + name, or the vmlinux */
 	uint8_t build_id[20], build_id_size;
-	bool kernel, loaded, used;
+	bool kernel, used;
+	bool opened;		/* ELF reported and checked (cheap): status known unless OK */
+	bool loaded;		/* symbol table (or kallsyms) read: lookups can be answered */
 	bool dwarf_checked;	/* DWARF looked for (lazily, on the first line lookup) */
+	bool cache_tried;	/* persistent cache looked for */
+	bool dirty;		/* lookups the persistent cache does not have yet */
+	char *cache_id;		/* its file name in the cache, NULL: not cacheable */
+	char *cache_ident;	/* what the cache file must say it was made from */
 	enum sym_dso_status status;
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
@@ -56,15 +70,47 @@ struct symbols {
 	uint64_t ktext;		/* runtime _text from the kernel MMAP record, 0 unknown */
 	struct kallsyms *ks;	/* loaded with the kernel DSO when there is no vmlinux */
 	struct sym_src *srcs;
+	struct sym_stacks *strs;	/* every string a cache entry points to (the keys) */
+	uint64_t gen;		/* bumped by every change of an address space */
+	struct {		/* the last user address located: [lo, hi) of pid, key = ip + delta */
+		uint32_t pid;
+		uint64_t lo, hi;
+		int64_t delta;
+		struct sym_dso *dso;
+	} memo;
+	char *cache_dir;	/* persistent cache, NULL: none */
 };
 
 struct sym_dso *sym_dso__new(const char *name, const char *path, bool kernel);
 void sym_dso__delete(struct sym_dso *d);
+/* report the ELF and check it (cheap; the persistent cache is read here) */
+void sym_dso__open(struct symbols *s, struct sym_dso *d);
+/* read the symbol table (or kallsyms): needed for lookups the cache cannot answer */
 void sym_dso__load(struct symbols *s, struct sym_dso *d);
 /* file offset in the mapping -> ELF address (identity when the file is not read) */
 uint64_t sym_dso__off_to_addr(const struct sym_dso *d, uint64_t off);
 /* fill sym/sym_start (and lines when @lines) of @out for ELF address @key */
 void sym_dso__lookup(struct symbols *s, struct sym_dso *d, uint64_t key, bool lines,
 		     struct sym_loc *out);
+
+/* the interned copy of @str, a key of @strs (NULL stays NULL); NULL on ENOMEM */
+const char *sym_intern(struct sym_stacks *strs, const char *str);
+
+/*
+ * The persistent cache of one DSO: <cache_dir>/srcline/<cache_id>, entries (address, symbol,
+ * source line, inline) and the DSO's status. Read: entries into d->cache, true when the file
+ * was valid for @d (its path, its debug file still there); anything else is ignored.
+ */
+bool sym_cache__read(struct symbols *s, struct sym_dso *d, const char *identity);
+/* write @d's entries atomically (temporary file, rename). 0 or -errno */
+int sym_cache__write(struct symbols *s, struct sym_dso *d, const char *identity);
+/* FNV-1a of @n bytes at @p, continuing from @h (SYM_HASH_SEED to start) */
+#define SYM_HASH_SEED 1469598103934665603ull
+uint64_t sym_hash(const void *p, size_t n, uint64_t h);
+struct stat;
+/* "PATH DEV INO SIZE MTIME" of a file: what a cache entry made from it is checked against */
+void sym_file_ident(const char *path, const struct stat *st, char *buf, size_t len);
+struct sym_cache_ent *sym_dso__slot(struct sym_dso *d, uint64_t key);
+void sym_src__delete_all(struct sym_src *src);
 
 #endif

@@ -15,8 +15,6 @@ struct sym_src {
 	struct sym_src *next;
 };
 
-void sym_src__delete_all(struct sym_src *src);
-
 void sym_src__delete_all(struct sym_src *src)
 {
 	struct sym_src *n;

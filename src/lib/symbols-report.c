@@ -10,6 +10,21 @@
 
 #define MAX_FRAMES 128
 
+/*
+ * Without callchains, samples are counted by the address sampled (pid, ip, mode, the address
+ * spaces' generation, and what else the label holds), each located once; symrep__finish()
+ * merges those by place (DSO and address) and looks up and labels each place once.
+ */
+struct symrep_addr {
+	uint64_t ip, gen;
+	const char *comm;
+	uint32_t pid, cpu, idx;
+	uint16_t mode;
+	bool used;
+	struct sym_addr a;
+	uint64_t nr_samples, period, first, with_caller;
+};
+
 struct symrep {
 	struct symrep_config cfg;
 	struct symbols *syms;
@@ -22,6 +37,11 @@ struct symrep {
 		const char *sym;
 		bool skid;
 	} memo[64];		/* is_skid by symbol, direct mapped */
+	bool defer, finished, comm_key, pid_key, cpu_key;
+	unsigned int flags;	/* SYM_LINES when a key is the source line */
+	struct symrep_addr *addrs, *last;
+	size_t addrs_mask, addrs_used;
+	uint64_t seq;
 	struct sym_loc frames[MAX_FRAMES];
 	const char *names[MAX_FRAMES];
 	char buf[8192], label[1024];
@@ -37,6 +57,13 @@ struct symrep *symrep__new(struct symbols *syms, const struct symrep_config *cfg
 	r->cfg = *cfg;
 	r->syms = syms;
 	r->chains = cfg->children || cfg->graph || cfg->folded || cfg->focus || cfg->skid_caller;
+	r->defer = cfg->labels && !r->chains;
+	for (i = 0; i < cfg->nr_keys; i++) {
+		r->flags |= cfg->keys[i] == SYMREP_SRCLINE ? SYM_LINES : 0;
+		r->comm_key |= cfg->keys[i] == SYMREP_COMM;
+		r->pid_key |= cfg->keys[i] == SYMREP_PID;
+		r->cpu_key |= cfg->keys[i] == SYMREP_CPU;
+	}
 	if (cfg->labels) {
 		r->self = calloc(n, sizeof(*r->self));
 		r->children = calloc(n, sizeof(*r->children));
@@ -75,6 +102,7 @@ void symrep__delete(struct symrep *r)
 	free(r->children);
 	sym_stacks__delete(r->paths);
 	sym_stacks__delete(r->folded);
+	free(r->addrs);
 	free(r);
 }
 
@@ -90,7 +118,7 @@ static const char *frame_dso(const struct sym_loc *f)
 	return base && f->dso_name[0] == '/' ? base + 1 : f->dso_name;
 }
 
-static void label(struct symrep *r, const struct sym_loc *f, const struct stream_sample *s,
+static void label(struct symrep *r, const struct sym_loc *f, uint32_t pid, uint32_t cpu,
 		  const char *comm, char *buf, size_t len)
 {
 	size_t i, n = 0;
@@ -115,10 +143,10 @@ static void label(struct symrep *r, const struct sym_loc *f, const struct stream
 					 (unsigned long long)f->addr);
 			break;
 		case SYMREP_PID:
-			snprintf(tmp, sizeof(tmp), "%d", (int)s->pid);
+			snprintf(tmp, sizeof(tmp), "%d", (int)pid);
 			break;
 		case SYMREP_CPU:
-			snprintf(tmp, sizeof(tmp), "%d", (int)s->cpu);
+			snprintf(tmp, sizeof(tmp), "%d", (int)cpu);
 			break;
 		case SYMREP_SRCLINE:
 			sym_loc__srcline(f, tmp, sizeof(tmp));
@@ -176,7 +204,7 @@ static int add_children(struct symrep *r, const struct stream_sample *s, const c
 			seen = f->sym && r->frames[j].sym == f->sym && r->frames[j].dso == f->dso;
 		if (seen)
 			continue;
-		label(r, f, s, comm, r->label, sizeof(r->label));
+		label(r, f, s->pid, s->cpu, comm, r->label, sizeof(r->label));
 		ret = sym_stacks__add(st, r->label, s->period);
 		if (ret)
 			return ret;
@@ -198,16 +226,174 @@ static bool is_skid(struct symrep *r, const char *sym)
 	return r->memo[i].skid;
 }
 
-int symrep__sample(struct symrep *r, const struct stream_sample *s, size_t idx,
-		   const char *comm, const struct sym_loc **self)
+static uint64_t addr_hash(const struct symrep_addr *e)
 {
-	unsigned int flags = 0;
+	uint64_t x = e->ip * 0x9e3779b97f4a7c15ull ^ e->gen ^ (uint64_t)e->pid << 32 ^ e->mode ^
+		     (uintptr_t)e->comm ^ (uint64_t)e->cpu << 16 ^ (uint64_t)e->idx << 48;
+
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return x;
+}
+
+static bool addr_eq(const struct symrep_addr *x, const struct symrep_addr *y)
+{
+	return x->ip == y->ip && x->pid == y->pid && x->gen == y->gen && x->mode == y->mode &&
+	       x->comm == y->comm && x->cpu == y->cpu && x->idx == y->idx;
+}
+
+static int addrs_grow(struct symrep *r)
+{
+	size_t nmask = r->addrs_mask ? r->addrs_mask * 2 + 1 : 255, i, j;
+	struct symrep_addr *n = calloc(nmask + 1, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (j = 0; r->addrs && j <= r->addrs_mask; j++) {
+		if (!r->addrs[j].used)
+			continue;
+		for (i = addr_hash(&r->addrs[j]) & nmask; n[i].used; i = (i + 1) & nmask)
+			;
+		n[i] = r->addrs[j];
+	}
+	free(r->addrs);
+	r->addrs = n;
+	r->addrs_mask = nmask;
+	r->last = NULL;
+	return 0;
+}
+
+static __attribute__((noinline)) int defer_sample(struct symrep *r,
+						  const struct stream_sample *s, size_t idx,
+						  const char *comm)
+{
+	struct symrep_addr k;
+	struct symrep_addr *e;
+	size_t i;
+
+	if (r->addrs_used * 2 >= r->addrs_mask && addrs_grow(r))
+		return -ENOMEM;
+	k.ip = s->ip;
+	k.gen = symbols__generation(r->syms);
+	k.pid = s->pid;
+	k.mode = s->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	k.comm = r->comm_key ? comm : NULL;
+	k.cpu = r->cpu_key ? s->cpu : 0;
+	k.idx = idx < r->cfg.nr_events ? idx : UINT32_MAX;
+	r->seq++;
+	r->total_period += s->period;
+	e = r->last;		/* most samples land where the one before did */
+	if (e && addr_eq(e, &k))
+		goto out_count;
+	for (i = addr_hash(&k) & r->addrs_mask; r->addrs[i].used; i = (i + 1) & r->addrs_mask)
+		if (addr_eq(&r->addrs[i], &k))
+			break;
+	e = &r->addrs[i];
+	r->last = e;
+	if (!e->used) {
+		k.used = true;
+		k.first = r->seq;
+		k.nr_samples = k.period = k.with_caller = 0;
+		symbols__locate(r->syms, s->pid, s->ip, k.mode, 0, &k.a);
+		*e = k;
+		r->addrs_used++;
+	}
+out_count:
+	e->nr_samples++;
+	e->period += s->period;
+	e->with_caller += s->nr_callchain > 2;
+	return 0;
+}
+
+/* by place: what the label is made of */
+static int place_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct symrep_addr *x = *(const struct symrep_addr *const *)a;
+	const struct symrep_addr *y = *(const struct symrep_addr *const *)b;
+	const struct symrep *r = ctx;
+	uint32_t xp = r->pid_key ? x->pid : 0, yp = r->pid_key ? y->pid : 0;
+
+	if (x->a.dso != y->a.dso)
+		return (uintptr_t)x->a.dso < (uintptr_t)y->a.dso ? -1 : 1;
+	if (x->a.key != y->a.key)
+		return x->a.key < y->a.key ? -1 : 1;
+	if (x->a.kernel != y->a.kernel)
+		return x->a.kernel ? 1 : -1;
+	if (x->comm != y->comm)
+		return (uintptr_t)x->comm < (uintptr_t)y->comm ? -1 : 1;
+	if (xp != yp)
+		return xp < yp ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* one place: @v[0..n) */
+static int finish_place(struct symrep *r, struct symrep_addr **v, size_t n, uint64_t *skid_first)
+{
+	const struct symrep_addr *e = v[0];
+	uint64_t samples = 0, period = 0, first = UINT64_MAX, with_caller = 0;
+	struct sym_loc loc;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		samples += v[i]->nr_samples;
+		period += v[i]->period;
+		with_caller += v[i]->with_caller;
+		first = v[i]->first < first ? v[i]->first : first;
+	}
+	symbols__lookup(r->syms, &e->a, r->flags, &loc);
+	if (is_skid(r, loc.sym)) {
+		r->skid_samples += samples;
+		r->skid_period += period;
+		r->skid_with_caller += with_caller;
+		if (first < *skid_first) {
+			*skid_first = first;
+			r->skid_sym = loc.sym;
+		}
+	}
+	if (e->idx == UINT32_MAX)
+		return 0;
+	label(r, &loc, e->pid, e->cpu, e->comm, r->label, sizeof(r->label));
+	return sym_stacks__add_n(r->self[e->idx], r->label, samples, period);
+}
+
+int symrep__finish(struct symrep *r)
+{
+	uint64_t skid_first = UINT64_MAX;
+	struct symrep_addr **v;
+	size_t i, j, n = 0;
+	int ret = 0;
+
+	if (!r->defer || r->finished)
+		return 0;
+	r->finished = true;
+	v = malloc((r->addrs_used ? r->addrs_used : 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; r->addrs && i <= r->addrs_mask; i++)
+		if (r->addrs[i].used)
+			v[n++] = &r->addrs[i];
+	qsort_r(v, n, sizeof(*v), place_cmp, r);
+	for (i = 0; i < n && !ret; i = j) {
+		for (j = i + 1; j < n && !place_cmp(&v[i], &v[j], r); j++)
+			;
+		ret = finish_place(r, v + i, j - i, &skid_first);
+	}
+	free(v);
+	return ret;
+}
+
+/* a sample's frames looked up as it comes (callchains, or rows not by label) */
+static __attribute__((noinline)) int frames_sample(struct symrep *r,
+						   const struct stream_sample *s, size_t idx,
+						   const char *comm, const struct sym_loc **self)
+{
+	unsigned int flags = r->flags;
 	size_t nf = 1, i;
 	int ret = 0;
 
-	for (i = 0; i < r->cfg.nr_keys; i++)
-		if (r->cfg.keys[i] == SYMREP_SRCLINE)
-			flags = SYM_LINES;
 	if (r->chains)
 		nf = symbols__chain(r->syms, s, flags, r->frames, MAX_FRAMES);
 	else
@@ -233,13 +419,22 @@ int symrep__sample(struct symrep *r, const struct stream_sample *s, size_t idx,
 		ret = add_folded(r, comm, nf, s->period);
 	if (ret || !r->cfg.labels || idx >= r->cfg.nr_events)
 		return ret;
-	label(r, &r->frames[0], s, comm, r->label, sizeof(r->label));
+	label(r, &r->frames[0], s->pid, s->cpu, comm, r->label, sizeof(r->label));
 	ret = sym_stacks__add(r->self[idx], r->label, s->period);
 	if (!ret && r->paths)
 		ret = add_path(r, r->label, nf, s->period);
 	if (!ret && r->children[idx])
 		ret = add_children(r, s, comm, nf, r->children[idx]);
 	return ret;
+}
+
+int symrep__sample(struct symrep *r, const struct stream_sample *s, size_t idx,
+		   const char *comm, const struct sym_loc **self)
+{
+	if (!r->defer)
+		return frames_sample(r, s, idx, comm, self);
+	*self = NULL;
+	return defer_sample(r, s, idx, comm);
 }
 
 struct sym_stacks *symrep__rows(struct symrep *r, size_t idx, bool children)

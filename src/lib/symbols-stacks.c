@@ -97,6 +97,12 @@ static int grow(struct sym_stacks *st)
 
 int sym_stacks__add(struct sym_stacks *st, const char *key, uint64_t period)
 {
+	return sym_stacks__add_n(st, key, 1, period);
+}
+
+int sym_stacks__add_n(struct sym_stacks *st, const char *key, uint64_t nr_samples,
+		      uint64_t period)
+{
 	size_t i;
 
 	if (st->used * 2 >= st->mask && grow(st))
@@ -110,7 +116,7 @@ int sym_stacks__add(struct sym_stacks *st, const char *key, uint64_t period)
 			return -ENOMEM;
 		st->used++;
 	}
-	st->v[i].nr_samples++;
+	st->v[i].nr_samples += nr_samples;
 	st->v[i].period += period;
 	return 0;
 }

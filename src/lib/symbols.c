@@ -49,11 +49,15 @@ struct symbols *symbols__new(const struct symbols_config *cfg, struct errbuf *er
 	s->vmlinux = dup_or_null(cfg->vmlinux, &fail);
 	s->procs_mask = 255;
 	s->procs = calloc(s->procs_mask + 1, sizeof(*s->procs));
-	if (fail || !s->procs || asprintf(&s->debugpath, ":.debug:%s/usr/lib/debug", s->symfs) < 0)
+	s->strs = sym_stacks__new();
+	s->cache_dir = dup_or_null(cfg->cache_dir, &fail);
+	if (fail || !s->procs || !s->strs ||
+	    asprintf(&s->debugpath, ":.debug:%s/usr/lib/debug", s->symfs) < 0)
 		goto out_free;
 	s->cfg.symfs = s->symfs;
 	s->cfg.kallsyms = s->kallsyms;
 	s->cfg.vmlinux = s->vmlinux;
+	s->cfg.cache_dir = s->cache_dir;
 	s->cb.find_elf = dwfl_build_id_find_elf;
 	s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
 	s->cb.section_address = dwfl_offline_section_address;
@@ -68,8 +72,6 @@ out_nomem:
 	err__set(err, -ENOMEM, "cannot set up symbols: %s", strerror(ENOMEM));
 	return NULL;
 }
-
-void sym_src__delete_all(struct sym_src *src);
 
 void symbols__delete(struct symbols *s)
 {
@@ -94,6 +96,8 @@ void symbols__delete(struct symbols *s)
 	sym_dso__delete(s->kernel);
 	sym_src__delete_all(s->srcs);
 	kallsyms__delete(s->ks);
+	sym_stacks__delete(s->strs);
+	free(s->cache_dir);
 	free(s->procs);
 	free(s->debugpath);
 	free(s->symfs);
@@ -222,6 +226,8 @@ int symbols__mmap(struct symbols *s, const struct stream_mmap *m)
 	struct sym_map nm;
 	struct sym_proc *p;
 
+	s->memo.hi = 0;
+	s->gen++;
 	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL) {
 		if (!strncmp(m->filename, KERNEL_DSO, strlen(KERNEL_DSO)) && !s->ktext)
 			s->ktext = m->pgoff;
@@ -245,6 +251,8 @@ int symbols__fork(struct symbols *s, uint32_t pid, uint32_t ppid)
 {
 	struct sym_proc *parent, *child;
 
+	s->memo.hi = 0;
+	s->gen++;
 	if (pid == ppid)
 		return 0;
 	parent = proc_find(s, ppid, false);
@@ -270,6 +278,8 @@ int symbols__exec(struct symbols *s, uint32_t pid)
 {
 	struct sym_proc *p = proc_find(s, pid, false);
 
+	s->memo.hi = 0;
+	s->gen++;
 	if (p)
 		p->nr = 0;
 	return 0;
@@ -292,38 +302,131 @@ static const struct sym_map *map_find(const struct sym_proc *p, uint64_t ip)
 	return &p->maps[lo - 1];
 }
 
-void symbols__resolve(struct symbols *s, uint32_t pid, uint64_t ip, uint16_t cpumode,
-		      unsigned int flags, struct sym_loc *out)
+/* remember the part of @m around @q that one PT_LOAD maps (all of it when none is known) */
+static void memo_map(struct symbols *s, uint32_t pid, const struct sym_map *m, uint64_t q)
 {
-	uint64_t back = (flags & SYM_RETADDR) && ip ? 1 : 0, key;
+	uint64_t off = q - m->start + m->pgoff, base = m->start - m->pgoff;
+	const struct sym_dso *d = m->dso;
+	size_t i;
+
+	s->memo.pid = pid;
+	s->memo.dso = m->dso;
+	s->memo.lo = m->start;
+	s->memo.hi = m->end;
+	s->memo.delta = (int64_t)(m->pgoff - m->start);
+	for (i = 0; i < d->nr_loads; i++) {
+		const GElf_Phdr *ph = &d->loads[i];
+
+		if (off < ph->p_offset || off >= ph->p_offset + ph->p_memsz)
+			continue;
+		if (base + ph->p_offset > s->memo.lo)
+			s->memo.lo = base + ph->p_offset;
+		if (base + ph->p_offset + ph->p_memsz < s->memo.hi)
+			s->memo.hi = base + ph->p_offset + ph->p_memsz;
+		s->memo.delta += (int64_t)(ph->p_vaddr - ph->p_offset);
+		return;
+	}
+	if (d->nr_loads)
+		s->memo.hi = 0;	/* off_to_addr() gives the offset itself: not worth a memo */
+}
+
+void symbols__locate(struct symbols *s, uint32_t pid, uint64_t ip, uint16_t cpumode,
+		     unsigned int flags, struct sym_addr *out)
+{
+	uint64_t back = (flags & SYM_RETADDR) && ip ? 1 : 0;
 	const struct sym_map *m = NULL;
 	struct sym_proc *p;
-	struct sym_dso *d;
 
 	memset(out, 0, sizeof(*out));
 	out->ip = ip;
 	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
-		d = s->kernel;
+		out->dso = s->kernel;
 		out->kernel = true;
-		key = ip - back;
+		out->key = ip - back;
+	} else if (pid == s->memo.pid && ip - back >= s->memo.lo && ip - back < s->memo.hi) {
+		out->dso = s->memo.dso;
+		out->key = ip - back + s->memo.delta;
 	} else {
 		p = proc_find(s, pid, false);
 		if (p)
 			m = map_find(p, ip - back);
 		if (!m) {
-			out->dso_name = "[unknown]";
-			out->addr = ip;
+			out->key = ip;
 			return;
 		}
-		d = m->dso;
-		sym_dso__load(s, d);
-		key = sym_dso__off_to_addr(d, ip - back - m->start + m->pgoff);
+		out->dso = m->dso;
+		sym_dso__open(s, m->dso);
+		out->key = sym_dso__off_to_addr(m->dso, ip - back - m->start + m->pgoff);
+		memo_map(s, pid, m, ip - back);
 	}
-	d->used = true;
-	out->dso = d;
-	out->dso_name = d->name;
-	out->addr = key + back;
-	sym_dso__lookup(s, d, key, flags & SYM_LINES, out);
+	out->back = back;
+}
+
+void symbols__lookup(struct symbols *s, const struct sym_addr *a, unsigned int flags,
+		     struct sym_loc *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->ip = a->ip;
+	out->kernel = a->kernel;
+	if (!a->dso) {
+		out->dso_name = "[unknown]";
+		out->addr = a->key;
+		return;
+	}
+	a->dso->used = true;
+	out->dso = a->dso;
+	out->dso_name = a->dso->name;
+	out->addr = a->key + a->back;
+	sym_dso__lookup(s, a->dso, a->key, flags & SYM_LINES, out);
+}
+
+void symbols__resolve(struct symbols *s, uint32_t pid, uint64_t ip, uint16_t cpumode,
+		      unsigned int flags, struct sym_loc *out)
+{
+	struct sym_addr a;
+
+	symbols__locate(s, pid, ip, cpumode, flags, &a);
+	symbols__lookup(s, &a, flags, out);
+}
+
+uint64_t symbols__generation(const struct symbols *s)
+{
+	return s->gen;
+}
+
+int symbols__cache_save(struct symbols *s)
+{
+	struct sym_dso *d = s->kernel;
+	int ret = 0, r;
+
+	if (!s->cache_dir)
+		return 0;
+	for (; d; d = d == s->kernel ? s->dsos : d->next) {
+		if (!d->dirty || !d->cache_id || !d->loaded)
+			continue;
+		r = sym_cache__write(s, d, d->cache_ident);
+		ret = ret ?: r;
+	}
+	return ret;
+}
+
+const char *symbols__cache_dir(char *buf, size_t len)
+{
+	const char *off = getenv("SCHEDLENS_NO_CACHE"), *dir = getenv("SCHEDLENS_CACHE_DIR");
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int n;
+
+	if (off && *off && strcmp(off, "0"))
+		return NULL;
+	if (dir)
+		n = snprintf(buf, len, "%s", dir);
+	else if (xdg && xdg[0] == '/')
+		n = snprintf(buf, len, "%s/schedlens", xdg);
+	else if (home && home[0] == '/')
+		n = snprintf(buf, len, "%s/.cache/schedlens", home);
+	else
+		return NULL;
+	return n > 0 && (size_t)n < len ? buf : NULL;
 }
 
 enum sym_dso_status sym_dso__status(struct sym_dso *d)

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "schedlens/focus.h"
@@ -424,6 +427,234 @@ START_TEST(test_kernel_vmlinux)
 }
 END_TEST
 
+
+/*
+ * the cache file's checksum, of the file with its checksum field (at 16) zeroed: FNV-1a 64 by
+ * 64-bit words, each step followed by h ^= h >> 29, the tail by bytes
+ */
+static uint64_t cache_sum(unsigned char *buf, size_t n)
+{
+	uint64_t h = 1469598103934665603ull, w;
+	size_t i = 0;
+
+	memset(buf + 16, 0, 8);
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, buf + i, 8);
+		h = (h ^ w) * 1099511628211ull;
+		h ^= h >> 29;
+	}
+	for (; i < n; i++)
+		h = (h ^ buf[i]) * 1099511628211ull;
+	return h;
+}
+
+static const char *cached_marker(const char *dir, struct sym_loc *loc)
+{
+	struct symbols_config cfg = { .lines = true, .inlines = true, .cache_dir = dir };
+	struct errbuf e = { "" };
+	struct symbols *s = symbols__new(&cfg, &e);
+	static char sym[64];
+
+	ck_assert_ptr_nonnull(s);
+	feed_self(s, exe);
+	symbols__resolve(s, 42, (uintptr_t)&marker_fn + 1, PERF_RECORD_MISC_USER, SYM_LINES, loc);
+	ck_assert_ptr_nonnull(loc->sym);
+	ck_assert_ptr_nonnull(loc->srcfile);
+	ck_assert_uint_eq(loc->line, MARKER_LINE);
+	snprintf(sym, sizeof(sym), "%s", loc->sym);
+	ck_assert_int_eq(symbols__cache_save(s), 0);
+	symbols__delete(s);
+	return sym;
+}
+
+/* the one cache file under @dir/srcline into @buf; returns its size */
+static size_t read_cache(const char *dir, char *path, size_t plen, unsigned char *buf, size_t len)
+{
+	char sub[PATH_MAX];
+	struct dirent *de;
+	DIR *dp;
+	FILE *f;
+	size_t n = 0;
+
+	snprintf(sub, sizeof(sub), "%s/srcline", dir);
+	dp = opendir(sub);
+	ck_assert_ptr_nonnull(dp);
+	path[0] = '\0';
+	while ((de = readdir(dp)))
+		if (de->d_name[0] != '.') {
+			ck_assert_msg(!path[0], "more than one cache file");
+			snprintf(path, plen, "%s/%s", sub, de->d_name);
+		}
+	closedir(dp);
+	ck_assert(path[0]);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, len, f);
+	fclose(f);
+	ck_assert_uint_lt(n, len);
+	return n;
+}
+
+static void write_file(const char *path, const void *buf, size_t n)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(buf, 1, n, f), n);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+START_TEST(test_persistent_cache)
+{
+	char dir[] = "/tmp/test-symbols-cache-XXXXXX", path[PATH_MAX * 2], cmd[PATH_MAX];
+	static unsigned char buf[1 << 20], again[1 << 20];
+	struct sym_loc loc;
+	unsigned char *p;
+	uint64_t sum;
+	size_t n;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	/* filled on the first session, named by the build-id */
+	ck_assert_str_eq(cached_marker(dir, &loc), "marker_fn");
+	n = read_cache(dir, path, sizeof(path), buf, sizeof(buf));
+	ck_assert(!memcmp(buf, "SLSRCL02", 8));
+	ck_assert_uint_eq(strlen(strrchr(path, '/') + 1) % 2, 0);
+
+	/* answered from it: a name changed in the file (checksum kept right) comes back */
+	p = memmem(buf, n, "marker_fn", 10);
+	ck_assert_ptr_nonnull(p);
+	p[8] = 'X';
+	sum = cache_sum(buf, n);
+	memcpy(buf + 16, &sum, 8);
+	write_file(path, buf, n);
+	ck_assert_str_eq(cached_marker(dir, &loc), "marker_fX");
+	ck_assert_uint_eq(read_cache(dir, path, sizeof(path), again, sizeof(again)), n);
+	ck_assert(!memcmp(again, buf, n));	/* nothing new: not rewritten */
+	ck_assert_str_eq(cached_marker(NULL, &loc), "marker_fn");
+
+	/* a file that does not check out is ignored and rewritten */
+	p[8] = 'Y';
+	write_file(path, buf, n);
+	ck_assert_str_eq(cached_marker(dir, &loc), "marker_fn");
+	ck_assert_str_eq(cached_marker(dir, &loc), "marker_fn");
+	write_file(path, buf, 40);
+	ck_assert_str_eq(cached_marker(dir, &loc), "marker_fn");
+	ck_assert_uint_eq(read_cache(dir, path, sizeof(path), again, sizeof(again)), n);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* entries in the one cache file under @dir (the header's nr_ents, at 24) */
+static uint32_t cache_entries(const char *dir)
+{
+	static unsigned char buf[4 << 20];
+	char path[PATH_MAX * 2];
+	uint32_t n;
+
+	ck_assert_uint_gt(read_cache(dir, path, sizeof(path), buf, sizeof(buf)), 32);
+	memcpy(&n, buf + 24, 4);
+	return n;
+}
+
+static void lookup_range(const char *dir, uint64_t from, size_t n)
+{
+	struct symbols_config cfg = { .cache_dir = dir };
+	struct errbuf e = { "" };
+	struct symbols *s = symbols__new(&cfg, &e);
+	struct sym_loc loc;
+	size_t i;
+
+	ck_assert_ptr_nonnull(s);
+	feed_self(s, exe);
+	for (i = 0; i < n; i++)
+		symbols__resolve(s, 42, from + i, PERF_RECORD_MISC_USER, 0, &loc);
+	ck_assert_int_eq(symbols__cache_save(s), 0);
+	symbols__delete(s);
+}
+
+/* a file past 16384 entries keeps what its last session looked up */
+START_TEST(test_cache_bounded)
+{
+	char dir[] = "/tmp/test-symbols-cache-XXXXXX", cmd[PATH_MAX];
+	uint64_t base = (uintptr_t)&marker_fn & ~0xfffull;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	lookup_range(dir, base, 20000);
+	ck_assert_uint_eq(cache_entries(dir), 20000);
+	lookup_range(dir, base, 20);		/* all in the cache: nothing written */
+	ck_assert_uint_eq(cache_entries(dir), 20000);
+	lookup_range(dir, base + 19990, 20);	/* 10 new: written, the rest dropped */
+	ck_assert_uint_eq(cache_entries(dir), 20);
+	lookup_range(dir, base + 30000, 5);	/* under the bound: kept */
+	ck_assert_uint_eq(cache_entries(dir), 25);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* past 512 files in the cache directory the oldest go, down to 384; the new one stays */
+START_TEST(test_cache_pruned)
+{
+	char dir[] = "/tmp/test-symbols-cache-XXXXXX", path[PATH_MAX * 2], cmd[PATH_MAX];
+	struct timespec old[2] = { { .tv_sec = 1000000000 }, { .tv_sec = 1000000000 } };
+	struct sym_loc loc;
+	struct dirent *de;
+	int i, n = 0, fresh = 0;
+	DIR *dp;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/srcline", dir);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	for (i = 0; i < 600; i++) {
+		snprintf(path, sizeof(path), "%s/srcline/%04d", dir, i);
+		write_file(path, "x", 1);
+		old[0].tv_sec = old[1].tv_sec = 1000000000 + i;
+		ck_assert_int_eq(utimensat(AT_FDCWD, path, old, 0), 0);
+	}
+	ck_assert_str_eq(cached_marker(dir, &loc), "marker_fn");
+	snprintf(path, sizeof(path), "%s/srcline", dir);
+	dp = opendir(path);
+	ck_assert_ptr_nonnull(dp);
+	while ((de = readdir(dp))) {
+		if (de->d_name[0] == '.')
+			continue;
+		n++;
+		fresh += strlen(de->d_name) > 4;
+		ck_assert_msg(strlen(de->d_name) > 4 || atoi(de->d_name) >= 600 - 383,
+			      "%s kept, a newer one went", de->d_name);
+	}
+	closedir(dp);
+	ck_assert_int_eq(n, 384);
+	ck_assert_int_eq(fresh, 1);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+START_TEST(test_cache_dir)
+{
+	char buf[PATH_MAX];
+
+	unsetenv("SCHEDLENS_NO_CACHE");
+	setenv("SCHEDLENS_CACHE_DIR", "/x/c", 1);
+	ck_assert_str_eq(symbols__cache_dir(buf, sizeof(buf)), "/x/c");
+	setenv("SCHEDLENS_NO_CACHE", "0", 1);
+	ck_assert_str_eq(symbols__cache_dir(buf, sizeof(buf)), "/x/c");
+	setenv("SCHEDLENS_NO_CACHE", "1", 1);
+	ck_assert_ptr_null(symbols__cache_dir(buf, sizeof(buf)));
+	unsetenv("SCHEDLENS_NO_CACHE");
+	unsetenv("SCHEDLENS_CACHE_DIR");
+	setenv("XDG_CACHE_HOME", "/y", 1);
+	ck_assert_str_eq(symbols__cache_dir(buf, sizeof(buf)), "/y/schedlens");
+	unsetenv("XDG_CACHE_HOME");
+	setenv("HOME", "/h", 1);
+	ck_assert_str_eq(symbols__cache_dir(buf, sizeof(buf)), "/h/.cache/schedlens");
+	unsetenv("HOME");
+	ck_assert_ptr_null(symbols__cache_dir(buf, sizeof(buf)));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("symbols");
@@ -447,6 +678,10 @@ int main(void)
 	tcase_add_test(tc, test_kernel_kallsyms);
 	tcase_add_test(tc, test_kernel_vmlinux);
 	tcase_add_test(tc, test_stacks_and_names);
+	tcase_add_test(tc, test_persistent_cache);
+	tcase_add_test(tc, test_cache_dir);
+	tcase_add_test(tc, test_cache_bounded);
+	tcase_add_test(tc, test_cache_pruned);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

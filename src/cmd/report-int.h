@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Shared by the files of schedlens report: report.c, report-sym.c, report-info.c. */
+#ifndef SCHEDLENS_CMD_REPORT_INT_H
+#define SCHEDLENS_CMD_REPORT_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "schedlens/hist.h"
+#include "schedlens/perfdata.h"
+#include "schedlens/symbols.h"
+#include "schedlens/threads.h"
+#include "schedlens/util.h"
+
+struct report_opts {
+	const char *input;
+	bool header, stats;
+	enum hist_sort sorts[HIST_SORT_MAX];
+	size_t nr_sorts;
+	const char *sep;		/* -t: machine-readable fields */
+	/* symbols: the sort keys again with srcline, and what goes through callchains */
+	struct symrep_config sym;
+	const char *symfs, *kallsyms, *vmlinux, *focus;
+	bool no_symbols, no_cache;
+	double percent_limit;
+};
+
+struct report {
+	const struct report_opts *o;
+	const struct stream_info *info;
+	struct threads *threads;
+	struct hist **hists;		/* one per event */
+	uint64_t *lost;			/* LOST_SAMPLES per event */
+	uint64_t *nr_samples, *period;	/* per event */
+	bool need_comm;			/* rows by label: the comm is a key or folded stacks */
+	size_t nr;
+	const char *unknown;		/* interned "[unknown]" */
+	struct perf_file *f;
+	struct symbols *syms;		/* NULL with --no-symbols */
+	struct symrep *symrep;
+	struct focus *focus;
+	char note[256];			/* what schedlens record noted in the file */
+	uint16_t misc;			/* header.misc of the record being delivered */
+};
+
+/* report-sym.c */
+int report__sym_begin(struct report *r, const struct stream_info *info);
+/* the symbol of the frame symrep attributes @s to, into @k (hist rows) */
+int report__sym_sample(struct report *r, const struct stream_sample *s, struct taddr *al,
+		       struct hist_key *k);
+/* rows by label: the hists are not shown, symrep counts */
+int report__label_sample(struct report *r, const struct stream_sample *s);
+void report__print_notes(struct report *r);
+void report__print_labels(struct report *r, size_t idx);
+void report__print_focus(struct report *r);
+void report__print_folded(struct report *r);
+int report__parse_graph(const char *arg, enum symrep_graph *g);
+/* the sort keys for symrep: the hist keys in order, srcline among them */
+int report__add_key(struct report_opts *o, const char *tok, int hs);
+
+/* report-info.c */
+int report__stats(struct perf_file *f, struct errbuf *err);
+void report__print_header(const struct perf_file *f, const char *path);
+
+#endif

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedlens report, the symbol side: setting up symbols and symrep, each sample through them,
+ * rows by label (source lines, --children, -g call paths), per-DSO and skid notes, --focus,
+ * --folded, and the options that choose them.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedlens/focus.h"
+#include "report-int.h"
+
+int report__sym_begin(struct report *r, const struct stream_info *info)
+{
+	const struct report_opts *o = r->o;
+	struct symbols_config cfg = { .symfs = o->symfs, .vmlinux = o->vmlinux };
+	struct symrep_config sc = o->sym;
+	char kbuf[4096], cbuf[4096];
+	size_t i;
+
+	symbols__record_note(info->cmdline, r->note, sizeof(r->note));
+	if (o->no_symbols)
+		return 0;
+	for (i = 0; i < sc.nr_keys; i++) {
+		cfg.lines |= sc.keys[i] == SYMREP_SRCLINE;
+		r->need_comm |= sc.keys[i] == SYMREP_COMM;
+	}
+	r->need_comm |= sc.folded;
+	cfg.kallsyms = symbols__pick_kallsyms(o->input, o->kallsyms, info->os_release, kbuf,
+					      sizeof(kbuf));
+	cfg.elsewhere = !o->symfs && symbols__recorded_elsewhere(info->hostname, info->os_release);
+	cfg.cache_dir = o->no_cache ? NULL : symbols__cache_dir(cbuf, sizeof(cbuf));
+	sc.nr_events = info->nr_evsels;
+	sc.focus = r->focus;
+	r->syms = symbols__new(&cfg, NULL);
+	r->symrep = r->syms ? symrep__new(r->syms, &sc) : NULL;
+	if (!r->symrep)
+		return -ENOMEM;
+	for (i = 0; r->f && i < perf_file__header(r->f)->nr_build_ids; i++) {
+		const struct perf_build_id *b = &perf_file__header(r->f)->build_ids[i];
+
+		if (symbols__build_id(r->syms, b->filename, b->id, b->size))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* the symbol of the frame symrep attributes @s to; the map again if the skid rule moved it */
+int report__sym_sample(struct report *r, const struct stream_sample *s, struct taddr *al,
+		      struct hist_key *k)
+{
+	const struct sym_loc *self;
+	int ret;
+
+	ret = symrep__sample(r->symrep, s, s->evsel->idx, al->comm, &self);
+	if (ret || !self)
+		return ret;
+	if (self->ip != s->ip) {
+		ret = threads__resolve(r->threads, s->pid, s->tid,
+				       self->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
+				       self->ip, al);
+		k->dso = al->map ? al->map->dso : r->unknown;
+		k->addr = al->addr;
+		k->level = al->level;
+	}
+	k->sym = self->sym;
+	k->sym_name = self->sym;
+	return ret;
+}
+
+int report__label_sample(struct report *r, const struct stream_sample *s)
+{
+	const struct sym_loc *self;
+	struct taddr al = { 0 };
+	int ret;
+
+	if (r->need_comm) {
+		ret = threads__resolve(r->threads, s->pid, s->tid, s->misc, s->ip, &al);
+		if (ret)
+			return ret;
+	}
+	return symrep__sample(r->symrep, s, s->evsel->idx, al.comm, &self);
+}
+
+static void note(const struct report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* with -t or --folded stdout holds data only: notes go to stderr */
+static void note(const struct report *r, const char *fmt, ...)
+{
+	bool data_only = r->o->sep || r->o->sym.folded;
+	FILE *f = data_only ? stderr : stdout;
+	va_list ap;
+
+	fputs(data_only ? "schedlens report: note: " : "# note: ", f);
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+}
+
+static int dso_note(void *ctx, struct sym_dso *d)
+{
+	struct report *r = ctx;
+	enum sym_dso_status st = sym_dso__status(d);
+	bool lines = false;
+	size_t i;
+
+	for (i = 0; i < r->o->sym.nr_keys; i++)
+		lines |= r->o->sym.keys[i] == SYMREP_SRCLINE;
+	if (st != SYM_DSO_OK && (st != SYM_DSO_KALLSYMS || lines))
+		note(r, "%s: %s", sym_dso__name(d), sym_dso__status_str(st));
+	return 0;
+}
+
+void report__print_notes(struct report *r)
+{
+	uint64_t ns, period, total, moved;
+	const char *sym;
+
+	if (r->note[0])
+		note(r, "%s", r->note);
+	if (!r->symrep)
+		return;
+	symbols__for_each_dso(r->syms, dso_note, r);
+	symrep__skid(r->symrep, &ns, &period, &total, &sym, &moved);
+	if (ns && !r->o->sym.skid_caller)
+		note(r, "%.2f%% of the period landed on interrupt-enable instructions (%s and "
+			"the like): sampling skid, as with hrtimer sampling in a VM; --skid-caller "
+			"attributes it to the caller frame%s",
+		     total ? 100.0 * period / total : 0.0, sym,
+		     moved ? "" : " (needs callchains: record -g)");
+	else if (ns)
+		note(r, "%llu of %llu samples on interrupt-enable instructions (%s and the like) "
+			"attributed to their caller frame (the rest had no callchain)",
+		     (unsigned long long)moved, (unsigned long long)ns, sym);
+}
+
+static void print_paths(struct report *r, const char *label, uint64_t tp)
+{
+	const struct sym_stack *v;
+	size_t n, i, len = strlen(label), shown = 0;
+
+	v = sym_stacks__sorted(symrep__paths(r->symrep), &n);
+	for (i = 0; i < n && shown < 8; i++) {
+		if (strncmp(v[i].key, label, len) || v[i].key[len] != SYMREP_PATH_SEP)
+			continue;
+		printf("            |--%.2f%%-- %s\n", tp ? 100.0 * v[i].period / tp : 0.0,
+		       v[i].key + len + 1);
+		shown++;
+	}
+	if (shown)
+		printf("\n");
+}
+
+static const char *key_title(enum symrep_key k)
+{
+	static const char *const t[] = { "Command", "Shared Object", "Symbol", "Pid", "CPU",
+					 "Source:Line" };
+
+	return t[k];
+}
+
+/* rows by label: source lines, --children (children and self shares), -g call paths */
+void report__print_labels(struct report *r, size_t idx)
+{
+	const struct report_opts *o = r->o;
+	bool children = o->sym.children;
+	struct sym_stacks *self = symrep__rows(r->symrep, idx, false);
+	uint64_t tp = r->period[idx], ts = r->nr_samples[idx];
+	size_t n, i, j, nk, w[SYMREP_MAX_KEYS] = { 0 };
+	char *f[SYMREP_MAX_KEYS], lab[1024];
+	const struct sym_stack *v;
+
+	v = sym_stacks__sorted(symrep__rows(r->symrep, idx, children), &n);
+	for (j = 0; j < o->sym.nr_keys; j++)
+		w[j] = strlen(key_title(o->sym.keys[j]));
+	for (i = 0; i < n; i++) {
+		snprintf(lab, sizeof(lab), "%s", v[i].key);
+		nk = symrep__split(lab, f, SYMREP_MAX_KEYS);
+		for (j = 0; j < nk; j++)
+			w[j] = strlen(f[j]) > w[j] ? strlen(f[j]) : w[j];
+	}
+	if (!o->sep) {
+		printf("# Samples: %llu  of event '%s'\n", (unsigned long long)ts,
+		       r->info->evsels[idx].name);
+		printf("# Event count (approx.): %llu\n#\n", (unsigned long long)tp);
+		printf(children ? "#  Children      Self" : "# Overhead   Samples");
+		for (j = 0; j < o->sym.nr_keys; j++)
+			printf("  %-*s", (int)w[j], key_title(o->sym.keys[j]));
+		printf("\n#\n");
+	}
+	for (i = 0; i < n; i++) {
+		double pp = tp ? 100.0 * v[i].period / tp : 0;
+		double sp = ts ? 100.0 * v[i].nr_samples / ts : 0;
+
+		if (children) {
+			const struct sym_stack *e = sym_stacks__get(self, v[i].key);
+
+			sp = tp && e ? 100.0 * e->period / tp : 0;
+		}
+		if (pp < o->percent_limit)
+			continue;
+		if (o->sep)
+			printf("%s%s%.4f%s%.4f", r->info->evsels[idx].name, o->sep, pp, o->sep, sp);
+		else
+			printf(children ? "%10.2f%% %8.2f%%" : "%9.2f%% %8.2f%%", pp, sp);
+		snprintf(lab, sizeof(lab), "%s", v[i].key);
+		nk = symrep__split(lab, f, SYMREP_MAX_KEYS);
+		for (j = 0; j < nk; j++)
+			printf("%s%-*s", o->sep ?: "  ", o->sep || j + 1 == nk ? 0 : (int)w[j], f[j]);
+		putchar('\n');
+		if (symrep__paths(r->symrep) && !o->sep)
+			print_paths(r, v[i].key, tp);
+	}
+	if (!o->sep)
+		printf("\n\n");
+}
+
+void report__print_focus(struct report *r)
+{
+	const struct focus_row *rows;
+	struct focus_row any;
+	uint64_t ns, tp;
+	size_t n = focus__rows(r->focus, &rows), i;
+
+	focus__totals(r->focus, &any, &ns, &tp);
+	printf("# focus '%s': %zu functions; shares of all %llu samples, by period\n",
+	       r->o->focus, n, (unsigned long long)ns);
+	printf("# self: taken in the function; through: its callchain passes through it\n#\n");
+	printf("#     Self   Through   Samples  Function\n");
+	for (i = 0; i <= n; i++) {
+		const struct focus_row *e = i < n ? &rows[i] : &any;
+
+		if (i < n && !e->through_samples)
+			continue;
+		printf("%9.2f%% %8.2f%% %9llu  %s\n", tp ? 100.0 * e->self_period / tp : 0.0,
+		       tp ? 100.0 * e->through_period / tp : 0.0,
+		       (unsigned long long)e->through_samples, e->name);
+	}
+}
+
+void report__print_folded(struct report *r)
+{
+	const struct sym_stack *v;
+	size_t n, i;
+
+	v = sym_stacks__sorted(symrep__folded(r->symrep), &n);
+	for (i = 0; i < n; i++)
+		printf("%s %llu\n", v[i].key, (unsigned long long)v[i].nr_samples);
+}
+
+int report__parse_graph(const char *arg, enum symrep_graph *g)
+{
+	if (!strcmp(arg, "caller"))
+		*g = SYMREP_GRAPH_CALLER;
+	else if (!strcmp(arg, "callee"))
+		*g = SYMREP_GRAPH_CALLEE;
+	else if (!strcmp(arg, "none"))
+		*g = SYMREP_GRAPH_NONE;
+	else {
+		fprintf(stderr, "schedlens report: '%s' is not caller, callee or none\n", arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* the sort keys for symrep: the hist keys in order, srcline among them */
+int report__add_key(struct report_opts *o, const char *tok, int hs)
+{
+	if (o->sym.nr_keys >= SYMREP_MAX_KEYS)
+		return -EINVAL;
+	if (!strcmp(tok, "srcline"))
+		o->sym.keys[o->sym.nr_keys++] = SYMREP_SRCLINE;
+	else if (hs == HIST_SORT_COMM)
+		o->sym.keys[o->sym.nr_keys++] = SYMREP_COMM;
+	else if (hs == HIST_SORT_DSO)
+		o->sym.keys[o->sym.nr_keys++] = SYMREP_DSO;
+	else if (hs == HIST_SORT_SYM)
+		o->sym.keys[o->sym.nr_keys++] = SYMREP_SYM;
+	else if (hs == HIST_SORT_PID)
+		o->sym.keys[o->sym.nr_keys++] = SYMREP_PID;
+	else if (hs == HIST_SORT_CPU)
+		o->sym.keys[o->sym.nr_keys++] = SYMREP_CPU;
+	else
+		return -EINVAL;
+	return 0;
+}
