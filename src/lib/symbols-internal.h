@@ -79,6 +79,7 @@ struct symbols {
 		struct sym_dso *dso;
 	} memo;
 	char *cache_dir;	/* persistent cache, NULL: none */
+	struct unwinder *uw;	/* --call-graph dwarf user stacks, made on the first one */
 };
 
 struct sym_dso *sym_dso__new(const char *name, const char *path, bool kernel);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "schedlens/kallsyms.h"
+#include "schedlens/unwind.h"
 #include "symbols-internal.h"
 
 #define KERNEL_DSO "[kernel.kallsyms]"
@@ -96,6 +97,7 @@ void symbols__delete(struct symbols *s)
 	sym_dso__delete(s->kernel);
 	sym_src__delete_all(s->srcs);
 	kallsyms__delete(s->ks);
+	unwinder__delete(s->uw);
 	sym_stacks__delete(s->strs);
 	free(s->cache_dir);
 	free(s->procs);
@@ -484,6 +486,41 @@ int symbols__for_each_dso(struct symbols *s, int (*fn)(void *ctx, struct sym_dso
 	return 0;
 }
 
+/* the unwinder's view of an address space: the mapping and the file behind it */
+static int unwind_map(void *ctx, uint32_t pid, uint64_t addr, struct unwind_map *out)
+{
+	struct symbols *s = ctx;
+	struct sym_proc *p = proc_find(s, pid, false);
+	const struct sym_map *m = p ? map_find(p, addr) : NULL;
+
+	if (!m || !m->dso->path || m->dso->kernel)
+		return -ENOENT;
+	*out = (struct unwind_map){ m->start, m->end, m->pgoff, m->dso->path };
+	return 0;
+}
+
+/* the user frames of a --call-graph dwarf sample, unwound from its registers and stack */
+static size_t chain_unwound(struct symbols *s, const struct stream_sample *smp,
+			    unsigned int flags, struct sym_loc *out, size_t n, size_t max)
+{
+	uint64_t ips[128];
+	size_t i = 0;
+	int nr;
+
+	if (!smp->user_stack_size || !smp->user_regs_abi || n >= max)
+		return n;
+	if (!s->uw && !(s->uw = unwinder__new(unwind_map, s)))
+		return n;
+	nr = unwinder__unwind(s->uw, smp, ips, max - n < 128 ? max - n : 128);
+	/* a user-mode sample's own ip is frame 0 already */
+	if (nr > 0 && (smp->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER)
+		i = 1;
+	for (; nr > 0 && i < (size_t)nr && n < max; i++)	/* callers are already ip - 1 */
+		symbols__resolve(s, smp->pid, ips[i], PERF_RECORD_MISC_USER, flags & ~SYM_RETADDR,
+				 &out[n++]);
+	return n;
+}
+
 size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsigned int flags,
 		      struct sym_loc *out, size_t max)
 {
@@ -525,7 +562,7 @@ size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsign
 		first = false;
 		symbols__resolve(s, smp->pid, ip, mode, flags | SYM_RETADDR, &out[n++]);
 	}
-	return n;
+	return chain_unwound(s, smp, flags, out, n, max);
 }
 
 const char *symbols__pick_kallsyms(const char *data, const char *given, const char *os_release,

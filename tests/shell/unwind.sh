@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # --call-graph dwarf: a program built without frame pointers (main -> outer -> middle ->
 # inner) is recorded with user stacks; schedlens script unwinds them through the CFI, and
-# each sample's frames in the program equal perf script's unwinding of the same file. perf
+# each sample's frames in the program equal perf script's unwinding of the same file, and
+# report --children gives the callers perf's shares (within a point). perf
 # can unwind the file at all only because record asks for the read-only mappings too.
 source "$(dirname "$0")/lib.sh"
 need_perf
@@ -32,4 +33,17 @@ names=$(perf script -i "$TMP/ds.data" -F ip,sym 2>/dev/null | awk '{ print $1, $
 	awk -v c="$chain" 'BEGIN { n = split(c, a, " "); for (i = 1; i <= n; i++) want[a[i]] = i }
 		$1 in want { name[want[$1]] = $2 } END { for (i = 1; i <= 4; i++) printf "%s ", name[i] }')
 [ "$names" = "inner middle outer main " ] || fail "most common chain is '$names'"
+
+# report --children: the callers get their shares through the unwound frames, as in perf
+"$SCHEDLENS" report -i "$TMP/ds.data" --children --sort sym >"$TMP/rep" 2>"$TMP/err" ||
+	{ cat "$TMP/err"; fail "report --children failed"; }
+perf report -i "$TMP/ds.data" --children --sort sym --stdio -g none 2>/dev/null >"$TMP/prep"
+for fn in inner middle outer main; do
+	o=$(awk -v f="$fn" '$4 == f { sub("%", "", $1); print $1; exit }' "$TMP/rep")
+	p=$(awk -v f="$fn" '$4 == f { sub("%", "", $1); print $1; exit }' "$TMP/prep")
+	[ -n "$o" ] && [ -n "$p" ] || fail "$fn: schedlens '${o:-}' perf '${p:-}' children share"
+	awk -v o="$o" -v p="$p" 'BEGIN { d = o - p; exit !(d <= 1 && d >= -1) }' ||
+		fail "$fn: children share $o% here, $p% in perf"
+	echo "$fn: children $o% (perf $p%)"
+done
 echo "dwarf unwinding: $same of $n samples equal perf's, $deep reach main; chain: $names"
