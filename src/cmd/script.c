@@ -36,6 +36,7 @@ struct script {
 	struct trace_seq ts;
 	struct kallsyms *ksyms;		/* this machine's, for %pS in tracepoints, as perf */
 	struct unwinder *uw;		/* --call-graph dwarf recordings */
+	uint64_t gen;			/* bumped when an address space may change */
 	int name_width;
 	uint16_t misc;
 };
@@ -137,7 +138,7 @@ static void print_callchain(struct script *s, const struct stream_sample *x)
 	/* the user part of a --call-graph dwarf sample: unwound from its registers and stack */
 	if (!has_user_stack(x) || !s->uw)
 		return;
-	n = unwinder__unwind(s->uw, x, ips, MAX_UNWOUND);
+	n = unwinder__unwind(s->uw, x, s->gen, ips, MAX_UNWOUND);
 	for (i = 0; n > 0 && i < (uint64_t)n; i++) {
 		putchar('\t');
 		print_addr(s, x, ips[i], misc | PERF_RECORD_MISC_USER, true);
@@ -201,6 +202,7 @@ static int sc_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm, bool
 			print_time(time);
 		printf("PERF_RECORD_COMM%s: %s:%u/%u\n", exec ? " exec" : "", comm, pid, tid);
 	}
+	s->gen += exec;
 	return threads__comm(s->threads, pid, tid, comm, exec);
 }
 
@@ -216,6 +218,7 @@ static int sc_mmap(void *ctx, const struct stream_mmap *m)
 		       (int)m->tid, (unsigned long long)m->start, (unsigned long long)m->len,
 		       (unsigned long long)m->pgoff, m->filename);
 	}
+	s->gen++;
 	return threads__mmap(s->threads, m);
 }
 
@@ -229,6 +232,7 @@ static int sc_task(void *ctx, const struct stream_task *t)
 		printf("PERF_RECORD_%s(%u:%u):(%u:%u)\n", t->fork ? "FORK" : "EXIT", t->pid, t->tid,
 		       t->ppid, t->ptid);
 	}
+	s->gen++;
 	return threads__task(s->threads, t, s->misc);
 }
 

@@ -511,7 +511,7 @@ static size_t chain_unwound(struct symbols *s, const struct stream_sample *smp,
 		return n;
 	if (!s->uw && !(s->uw = unwinder__new(unwind_map, s)))
 		return n;
-	nr = unwinder__unwind(s->uw, smp, ips, max - n < 128 ? max - n : 128);
+	nr = unwinder__unwind(s->uw, smp, s->gen, ips, max - n < 128 ? max - n : 128);
 	/* a user-mode sample's own ip is frame 0 already */
 	if (nr > 0 && (smp->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER)
 		i = 1;

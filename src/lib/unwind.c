@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * DWARF unwinding of user stacks from samples, with libdwfl (the way perf's unwind-libdw.c
- * uses it): one Dwfl per walk, the mappings the walk reaches reported as modules, the
- * sample's registers as the initial frame, stack words from the copy in the sample.
+ * uses it): a Dwfl per process, kept while its address space does not change, the mappings
+ * the walks reach reported as modules, the sample's registers as the initial frame, stack
+ * words from the copy in the sample.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,11 +24,22 @@ static const int dwarf_to_perf[17] = {
 	R_R8, R_R8 + 1, R_R8 + 2, R_R8 + 3, R_R8 + 4, R_R8 + 5, R_R8 + 6, R_R8 + 7, R_IP,
 };
 
+/* a process's Dwfl, kept across its samples while its address space is unchanged */
+struct uw_proc {
+	uint32_t pid;
+	uint64_t gen;
+	Dwfl *dwfl;
+	struct walk *w;			/* the walk in progress: the callbacks' argument */
+};
+
+#define NR_PROCS 64
+
 struct unwinder {
 	unwind_find_map_fn find_map;
 	void *ctx;
 	char *debuginfo_path;
 	Dwfl_Callbacks cb;
+	struct uw_proc procs[NR_PROCS];	/* by pid % NR_PROCS */
 };
 
 /* one walk */
@@ -68,7 +80,7 @@ static Dwfl_Module *report_module(struct walk *w, uint64_t addr)
 
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 {
-	struct walk *w = arg;
+	struct walk *w = ((struct uw_proc *)arg)->w;
 
 	if (*thread_argp)
 		return 0;
@@ -79,7 +91,7 @@ static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 /* a word of the sampled stack, else of the file mapped at @addr */
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
-	struct walk *w = arg;
+	struct walk *w = ((struct uw_proc *)arg)->w;
 	struct unwind_map m;
 	int fd;
 	bool ok;
@@ -152,11 +164,47 @@ struct unwinder *unwinder__new(unwind_find_map_fn find_map, void *ctx)
 
 void unwinder__delete(struct unwinder *u)
 {
+	size_t i;
+
+	if (!u)
+		return;
+	for (i = 0; i < NR_PROCS; i++)
+		if (u->procs[i].dwfl)
+			dwfl_end(u->procs[i].dwfl);
 	free(u);
 }
 
-int unwinder__unwind(struct unwinder *u, const struct stream_sample *s, uint64_t *ips,
-		     size_t max)
+/* the Dwfl of @pid at generation @gen: kept, or made anew with the module of @ip */
+static struct uw_proc *proc_get(struct unwinder *u, struct walk *w, uint32_t pid, uint64_t gen,
+				uint64_t ip)
+{
+	struct uw_proc *p = &u->procs[pid % NR_PROCS];
+
+	if (p->dwfl && (p->pid != pid || p->gen != gen)) {
+		dwfl_end(p->dwfl);
+		p->dwfl = NULL;
+	}
+	p->w = w;
+	if (p->dwfl) {
+		w->dwfl = p->dwfl;
+		return report_module(w, ip) ? p : NULL;
+	}
+	w->dwfl = dwfl_begin(&u->cb);
+	if (!w->dwfl)
+		return NULL;
+	if (!report_module(w, ip) || !dwfl_attach_state(w->dwfl, NULL, pid ?: 1, &thread_cb, p)) {
+		dwfl_end(w->dwfl);
+		w->dwfl = NULL;
+		return NULL;
+	}
+	p->dwfl = w->dwfl;
+	p->pid = pid;
+	p->gen = gen;
+	return p;
+}
+
+int unwinder__unwind(struct unwinder *u, const struct stream_sample *s, uint64_t gen,
+		     uint64_t *ips, size_t max)
 {
 	struct walk w = { u, NULL, s, 0, ips, max, 0 };
 	uint64_t ip;
@@ -164,21 +212,12 @@ int unwinder__unwind(struct unwinder *u, const struct stream_sample *s, uint64_t
 	if (!max || !s->user_regs || !s->user_regs_abi || !s->user_stack ||
 	    !s->user_stack_size || !sample_reg(s, R_SP, &w.sp) || !sample_reg(s, R_IP, &ip))
 		return 0;
-	w.dwfl = dwfl_begin(&u->cb);
-	if (!w.dwfl)
-		return -ENOMEM;
-	if (!report_module(&w, ip) || !dwfl_attach_state(w.dwfl, NULL, s->pid ?: 1, &thread_cb, &w)) {
-		/* no file behind the ip (JIT, vdso copy): the ip alone */
-		ips[0] = ip;
-		w.nr = 1;
-		goto out;
-	}
-	dwfl_getthread_frames(w.dwfl, s->pid ?: 1, frame_cb, &w);
+	/* no file behind the ip (JIT, vdso copy) or no CFI: the ip alone */
+	if (proc_get(u, &w, s->pid, gen, ip))
+		dwfl_getthread_frames(w.dwfl, s->pid ?: 1, frame_cb, &w);
 	if (!w.nr) {
 		ips[0] = ip;
 		w.nr = 1;
 	}
-out:
-	dwfl_end(w.dwfl);
 	return w.nr;
 }
