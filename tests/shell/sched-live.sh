@@ -44,7 +44,9 @@ grep -qE '^input: \(live\), .* lost [0-9]+ \([0-9]+ LOST records\)' "$TMP/out" |
 	fail "no lost-records line"
 total=$(awk '/^  total / { print $2 }' "$TMP/out")
 sum=$(awk '/^Wakeup paths/ { on = 1; next } on && /^  total/ { on = 0 } on && $2 ~ /^[0-9]+$/ { s += $2 } END { print s }' "$TMP/out")
-[ "$total" -ge 300 ] || fail "only $total wakeups for 300 round trips"
+# a side that is preempted rather than asleep when its byte comes needs no wakeup: on a
+# loaded machine there are fewer wakeups than round trips (~320 quiet, 275 seen under load)
+[ "$total" -ge 150 ] || fail "only $total wakeups for 300 round trips"
 [ "$total" -eq "$sum" ] || fail "classes add up to $sum, total $total"
 # only the command's tasks: bash and its children (mkfifo)
 if awk '/^ per task:/ { on = 1; next } /^$/ { on = 0 } on' "$TMP/out" | grep -vqE 'bash\[|mkfifo\['; then
