@@ -235,6 +235,10 @@ void pd_evsels_finish(struct perf_file *f);
 struct pd_evsel *pd_evsel_for_id(struct perf_file *f, uint64_t id);
 void pd_evsels_free(struct perf_file *f);
 
+/* perfdata-header.c */
+int pd_map_file(struct perf_file *f);		/* 0, 1 when not a regular file, or -errno */
+int pd_open_file_mode(struct perf_file *f);
+
 /* perfdata-feat.c */
 int pd_feature(struct perf_file *f, int feat, const uint8_t *p, size_t size, uint64_t off);
 int pd_tracing_data(struct perf_file *f, const uint8_t *p, size_t size, uint64_t off);
