@@ -96,7 +96,8 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	int fd;
 	bool ok;
 
-	if (addr >= w->sp && addr + 8 <= w->sp + w->s->user_stack_size) {
+	if (addr >= w->sp && w->s->user_stack_size >= 8 &&
+	    addr - w->sp <= w->s->user_stack_size - 8) {	/* no wrap past 2^64 */
 		memcpy(result, (const uint8_t *)w->s->user_stack + (addr - w->sp), 8);
 		return true;
 	}
