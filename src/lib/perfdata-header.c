@@ -122,6 +122,7 @@ int pd_open_file_mode(struct perf_file *f)
 
 int pd_map_file(struct perf_file *f)
 {
+	uint64_t magic = 0;
 	struct stat st;
 
 	if (fstat(f->fd, &st))
@@ -129,8 +130,16 @@ int pd_map_file(struct perf_file *f)
 	if (!S_ISREG(st.st_mode) || !st.st_size)
 		return 1;
 	f->file_size = st.st_size;
-	/* the headers and features: the data section is read in chunks (run_file) */
-	f->map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, f->fd, 0);
+	f->in_place = getenv("SCHEDLENS_MMAP") && strcmp(getenv("SCHEDLENS_MMAP"), "0");
+	if (!f->in_place) {
+		/* the headers and features: the data section is read in chunks (run_file) */
+		f->map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, f->fd, 0);
+	} else if (pread(f->fd, &magic, 8, 0) == 8 && magic == PERF_MAGIC2_SW) {
+		/* records parsed in place: a byte-swapped file gets its headers swapped there */
+		f->map = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, f->fd, 0);
+	} else {
+		f->map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, f->fd, 0);
+	}
 	if (f->map == MAP_FAILED) {
 		f->map = NULL;
 		return err__set(f->err, -errno, "cannot map '%s': %s", f->path, strerror(errno));

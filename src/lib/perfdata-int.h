@@ -78,6 +78,7 @@ struct perf_file {
 	int fd;
 	bool pipe, swap, ran, begun;
 	const uint8_t *map;		/* file mode: the whole file */
+	bool in_place;			/* SCHEDLENS_MMAP: records parsed in the mapping */
 	size_t map_len;
 	uint64_t file_size;
 	uint64_t truncated;		/* data size the header claims, when past the end */

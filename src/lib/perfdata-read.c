@@ -389,10 +389,46 @@ static inline int sample_at(struct perf_file *f, const struct perf_event_header 
 	return pd_queue_push_inl(f, h, t, e, c, off);
 }
 
+/* SCHEDLENS_MMAP: the records of the data section parsed where the file is mapped */
+static int run_mapped(struct perf_file *f)
+{
+	uint64_t off = f->hdr.data_offset, end = off + f->hdr.data_size;
+	int ret = 0;
+
+	while (off < end) {
+		struct perf_event_header h;
+
+		if (end - off < 8) {
+			ret = pd_bad(f, off, "truncated record header");
+			break;
+		}
+		h = peek_header(f, f->map + off);
+		if (h.size < 8) {
+			ret = pd_bad(f, off, "bad record size %u (type %u)", h.size, h.type);
+			break;
+		}
+		if (h.size > end - off) {
+			ret = pd_bad(f, off, "record of %u bytes runs past the end of the data",
+				     h.size);
+			break;
+		}
+		if (h.type == PERF_RECORD_SAMPLE && f->begun && !f->swap && !(off & 7))
+			ret = sample_at(f, (const struct perf_event_header *)(f->map + off), off, NULL);
+		else
+			ret = record_at(f, (uint8_t *)f->map + off, &h, off, NULL);
+		if (ret)
+			break;
+		off += h.size;
+	}
+	return ret;
+}
+
 /*
  * The data section is read, not mapped: on a virtual machine a page-table entry costs more
- * than copying its page, and a chunk that goes back to malloc is reused warm. A record that
- * straddles two chunks moves to the start of the next one; queued records keep their chunk.
+ * than copying its page (here `report --no-symbols` of 437,800 samples: 25 ms read against
+ * 49 ms mapped and populated, zero-copy), and a chunk that goes back to the pool is reused
+ * warm. A record that straddles two chunks moves to the start of the next one; queued
+ * records keep their chunk. SCHEDLENS_MMAP=1 parses in the mapping instead (run_mapped).
  */
 static int run_file(struct perf_file *f)
 {
@@ -401,6 +437,10 @@ static int run_file(struct perf_file *f)
 	size_t have = 0, pos = 0;
 	int ret = 0;
 
+	if (f->in_place) {
+		ret = run_mapped(f);
+		goto out;
+	}
 	while (off < end) {
 		struct perf_event_header h;
 
@@ -452,6 +492,7 @@ static int run_file(struct perf_file *f)
 	}
 	if (c)
 		chunk_done(c);
+out:
 	if (!ret && f->truncated)
 		ret = pd_bad(f, off, "file truncated: %llu of %llu bytes of data",
 			     (unsigned long long)f->hdr.data_size, (unsigned long long)f->truncated);
