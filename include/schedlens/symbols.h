@@ -227,14 +227,15 @@ const struct sym_stack *sym_stacks__sorted(struct sym_stacks *st, size_t *nr);
  * asked), the skid rule, and what the printing needs: rows by label (source lines,
  * --children, -g), call paths, collapsed stacks and a focus list's shares.
  * A label is the row's keys rendered as perf shows them, SYMREP_SEP between keys; a call
- * path key is the label, SYMREP_PATH_SEP, then the frames joined by " -> " (caller first) or
- * " <- " (callee first).
+ * path key is the label, SYMREP_PATH_SEP, then the frames joined by SYMREP_FRAME_SEP, outermost
+ * first for SYMREP_GRAPH_CALLER, innermost first for SYMREP_GRAPH_CALLEE.
  */
 enum symrep_key { SYMREP_COMM, SYMREP_DSO, SYMREP_SYM, SYMREP_PID, SYMREP_CPU, SYMREP_SRCLINE };
 enum symrep_graph { SYMREP_GRAPH_NONE, SYMREP_GRAPH_CALLER, SYMREP_GRAPH_CALLEE };
 
 #define SYMREP_SEP '\x1f'
 #define SYMREP_PATH_SEP '\x1e'
+#define SYMREP_FRAME_SEP '\x1d'
 #define SYMREP_MAX_KEYS 8
 
 struct symrep_config {

@@ -139,21 +139,257 @@ void report__print_notes(struct report *r)
 		     (unsigned long long)moved, (unsigned long long)ns, sym);
 }
 
-static void print_paths(struct report *r, const char *label, uint64_t tp)
-{
-	const struct sym_stack *v;
-	size_t n, i, len = strlen(label), shown = 0;
+/*
+ * -g: perf's call-graph tree (graph mode, 0.5% threshold, percentages of the event's total
+ * period). A trie of the entry's call paths; a printed node is a run of trie nodes that
+ * neither branch nor end a path, as in perf's radix tree.
+ */
+struct gnode {
+	const char *name;
+	size_t len;
+	uint64_t hit, cumul;
+	struct gnode *child, *next;
+	size_t nr_children;
+};
 
-	v = sym_stacks__sorted(symrep__paths(r->symrep), &n);
-	for (i = 0; i < n && shown < 8; i++) {
-		if (strncmp(v[i].key, label, len) || v[i].key[len] != SYMREP_PATH_SEP)
-			continue;
-		printf("            |--%.2f%%-- %s\n", tp ? 100.0 * v[i].period / tp : 0.0,
-		       v[i].key + len + 1);
-		shown++;
+struct gtree {
+	uint64_t total, min_hit;
+	int depth_max;
+	bool failed;
+};
+
+static void gnode__delete(struct gnode *n)
+{
+	while (n) {
+		struct gnode *next = n->next;
+
+		gnode__delete(n->child);
+		free(n);
+		n = next;
 	}
-	if (shown)
-		printf("\n");
+}
+
+/* @path: frames separated by SYMREP_FRAME_SEP; names point into it */
+static int gnode__add(struct gnode *root, const char *path, uint64_t period)
+{
+	struct gnode *n = root, *c;
+	const char *p = path;
+
+	root->cumul += period;
+	while (*p) {
+		const char *e = strchr(p, SYMREP_FRAME_SEP);
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		for (c = n->child; c; c = c->next)
+			if (c->len == len && !memcmp(c->name, p, len))
+				break;
+		if (!c) {
+			c = calloc(1, sizeof(*c));
+			if (!c)
+				return -ENOMEM;
+			c->name = p;
+			c->len = len;
+			c->next = n->child;
+			n->child = c;
+			n->nr_children++;
+		}
+		c->cumul += period;
+		n = c;
+		p += len + (e != NULL);
+	}
+	n->hit += period;
+	return 0;
+}
+
+/* the last trie node of the printed node that starts at @n */
+static const struct gnode *gnode__run_end(const struct gnode *n)
+{
+	while (n->nr_children == 1 && !n->hit)
+		n = n->child;
+	return n;
+}
+
+static int gnode__cmp(const void *a, const void *b)
+{
+	const struct gnode *x = *(const struct gnode *const *)a, *y = *(const struct gnode *const *)b;
+	int c;
+
+	if (x->cumul != y->cumul)
+		return x->cumul > y->cumul ? -1 : 1;
+	c = memcmp(x->name, y->name, x->len < y->len ? x->len : y->len);
+	return c ?: (x->len > y->len) - (x->len < y->len);
+}
+
+/* the children of @n at or above the threshold, largest first; NULL when none (or ENOMEM) */
+static const struct gnode **gnode__kids(struct gtree *t, const struct gnode *n, size_t *nr)
+{
+	const struct gnode **v = NULL, *c;
+
+	*nr = 0;
+	if (n->nr_children)
+		v = calloc(n->nr_children, sizeof(*v));
+	if (!v) {
+		t->failed |= n->nr_children > 0;
+		return NULL;
+	}
+	for (c = n->child; c; c = c->next)
+		if (c->cumul >= t->min_hit)
+			v[(*nr)++] = c;
+	qsort(v, *nr, sizeof(*v), gnode__cmp);
+	return v;
+}
+
+static bool mask_bit(uint64_t mask, int i)
+{
+	return i < 64 && (mask >> i & 1);
+}
+
+static void graph_margin(int left)
+{
+	printf("%*s", 12 + left, "");
+}
+
+static void graph_line(int depth, uint64_t mask, int left)
+{
+	int i;
+
+	graph_margin(left);
+	for (i = 0; i < depth; i++)
+		fputs(mask_bit(mask, i) ? "|          " : "           ", stdout);
+	putchar('\n');
+}
+
+/* one frame of a printed node; the first carries the node's share */
+static void graph_frame(const struct gtree *t, const struct gnode *node, const struct gnode *f,
+			bool first, int depth, uint64_t mask, int left)
+{
+	int i;
+
+	graph_margin(left);
+	for (i = 0; i < depth; i++) {
+		putchar(mask_bit(mask, i) ? '|' : ' ');
+		if (first && i == depth - 1)
+			printf("--%.2f%%--", t->total ? 100.0 * node->cumul / t->total : 0.0);
+		else
+			fputs("          ", stdout);
+	}
+	printf("%.*s\n", (int)f->len, f->name);
+}
+
+static size_t graph_children(struct gtree *t, const struct gnode *n, int depth, uint64_t mask,
+			     int left)
+{
+	const struct gnode **kids, *f, *end;
+	uint64_t new_mask = mask;
+	size_t nr, i, lines = 0;
+
+	kids = gnode__kids(t, n, &nr);
+	for (i = 0; i < nr; i++) {
+		if (i + 1 == nr && depth <= 64)
+			new_mask &= ~(1ull << (depth - 1));
+		graph_line(depth, mask, left);
+		end = gnode__run_end(kids[i]);
+		for (f = kids[i];; f = f->child) {
+			graph_frame(t, kids[i], f, f == kids[i], depth, new_mask, left);
+			lines++;
+			if (f == end)
+				break;
+		}
+		lines += graph_children(t, end, depth + 1,
+					new_mask | (depth < 64 ? 1ull << depth : 0), left);
+	}
+	free(kids);
+	return lines + nr;
+}
+
+/*
+ * A single first node holding all of the entry's period is printed without its share after
+ * "---"; sorted by symbol first, its first frame (the entry itself) is left out.
+ */
+static int print_graph(const struct gnode *root, uint64_t total, uint64_t parent, bool skip_first)
+{
+	struct gtree t = { .total = total, .min_hit = (uint64_t)(total * 0.005) };
+	const struct gnode **kids, *f, *end;
+	size_t nr, lines = 0;
+	int left = 0;
+
+	kids = gnode__kids(&t, root, &nr);
+	if (nr == 1 && kids[0]->cumul == parent) {
+		end = gnode__run_end(kids[0]);
+		for (f = kids[0];; f = f->child) {
+			if (f != kids[0] || !skip_first) {
+				if (!lines) {
+					graph_margin(left);
+					printf("|\n");
+					graph_margin(left);
+					printf("---");
+					left += 3;
+					lines++;
+				} else {
+					graph_margin(left);
+				}
+				printf("%.*s\n", (int)f->len, f->name);
+				lines++;
+			}
+			if (f == end)
+				break;
+		}
+		root = end;
+	}
+	free(kids);
+	lines += graph_children(&t, root, 1, 1, left);
+	if (lines)
+		putchar('\n');
+	return t.failed ? -ENOMEM : 0;
+}
+
+static int path_cmp(const void *a, const void *b)
+{
+	return strcmp((*(const struct sym_stack *const *)a)->key,
+		      (*(const struct sym_stack *const *)b)->key);
+}
+
+/* the call path keys, sorted by key, so that an entry's paths are one run */
+static const struct sym_stack **paths_by_key(struct report *r, size_t *nr)
+{
+	const struct sym_stack *v = sym_stacks__sorted(symrep__paths(r->symrep), nr);
+	const struct sym_stack **p = calloc(*nr ? *nr : 1, sizeof(*p));
+	size_t i;
+
+	if (!p)
+		return NULL;
+	for (i = 0; i < *nr; i++)
+		p[i] = &v[i];
+	qsort(p, *nr, sizeof(*p), path_cmp);
+	return p;
+}
+
+static int print_paths(struct report *r, const struct sym_stack **p, size_t n, const char *label,
+		       uint64_t tp, uint64_t parent)
+{
+	size_t len = strlen(label), lo = 0, hi = n;
+	struct gnode root = { 0 };
+	int ret = 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strncmp(p[mid]->key, label, len);
+
+		if (c < 0 || (!c && (unsigned char)p[mid]->key[len] < SYMREP_PATH_SEP))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && !ret; lo++) {
+		if (strncmp(p[lo]->key, label, len) || p[lo]->key[len] != SYMREP_PATH_SEP)
+			break;
+		ret = gnode__add(&root, p[lo]->key + len + 1, p[lo]->period);
+	}
+	if (!ret)
+		ret = print_graph(&root, tp, parent,
+				  r->o->sym.nr_keys && r->o->sym.keys[0] == SYMREP_SYM);
+	gnode__delete(root.child);
+	return ret;
 }
 
 static const char *key_title(enum symrep_key k)
@@ -173,8 +409,12 @@ void report__print_labels(struct report *r, size_t idx)
 	uint64_t tp = r->period[idx], ts = r->nr_samples[idx];
 	size_t n, i, j, nk, w[SYMREP_MAX_KEYS] = { 0 };
 	char *f[SYMREP_MAX_KEYS], lab[1024];
-	const struct sym_stack *v;
+	const struct sym_stack *v, **paths = NULL;
+	size_t nr_paths = 0;
+	int ret = 0;
 
+	if (symrep__paths(r->symrep) && !o->sep)
+		ret = (paths = paths_by_key(r, &nr_paths)) ? 0 : -ENOMEM;
 	v = sym_stacks__sorted(symrep__rows(r->symrep, idx, children), &n);
 	for (j = 0; j < o->sym.nr_keys; j++)
 		w[j] = strlen(key_title(o->sym.keys[j]));
@@ -213,11 +453,14 @@ void report__print_labels(struct report *r, size_t idx)
 		for (j = 0; j < nk; j++)
 			printf("%s%-*s", o->sep ?: "  ", o->sep || j + 1 == nk ? 0 : (int)w[j], f[j]);
 		putchar('\n');
-		if (symrep__paths(r->symrep) && !o->sep)
-			print_paths(r, v[i].key, tp);
+		if (paths && !ret)
+			ret = print_paths(r, paths, nr_paths, v[i].key, tp, v[i].period);
 	}
 	if (!o->sep)
 		printf("\n\n");
+	if (ret)
+		fprintf(stderr, "schedlens report: call graph: %s\n", strerror(-ret));
+	free(paths);
 }
 
 void report__print_focus(struct report *r)

@@ -332,7 +332,9 @@ static void usage(FILE *fp)
 		    "      --no-cache      do not use or fill the lookup cache (SCHEDLENS_CACHE_DIR,\n"
 		    "                      default ~/.cache/schedlens; SCHEDLENS_NO_CACHE=1: none)\n"
 		    "      --children      add each sample to every function of its callchain\n"
-		    "  -g, --call-graph M  caller, callee or none: call paths under each entry\n"
+		    "      --no-children   self shares only (the default)\n"
+		    "  -g, --call-graph M  caller, callee or none: perf's call-graph tree under each\n"
+		    "                      entry (graph,0.5: shares of the total, below 0.5%% hidden)\n"
 		    "      --folded        collapsed stacks (comm;outer;...;inner COUNT), flame graphs\n"
 		    "      --focus LIST    self and through-callchain shares of a function list\n"
 		    "                      ('sched', or a file of names)\n"
@@ -353,6 +355,7 @@ int cmd_report(int argc, char **argv)
 		{ "vmlinux", required_argument, NULL, 1002 },
 		{ "no-symbols", no_argument, NULL, 1003 },
 		{ "children", no_argument, NULL, 1004 },
+		{ "no-children", no_argument, NULL, 1010 },
 		{ "call-graph", required_argument, NULL, 'g' },
 		{ "percent-limit", required_argument, NULL, 1005 },
 		{ "folded", no_argument, NULL, 1006 },
@@ -399,6 +402,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 1004:
 			o.sym.children = true;
+			break;
+		case 1010:
+			o.sym.children = false;
 			break;
 		case 'g':
 			if (report__parse_graph(optarg, &o.sym.graph))

@@ -156,7 +156,11 @@ static void label(struct symrep *r, const struct sym_loc *f, uint32_t pid, uint3
 	}
 }
 
-static int add_path(struct symrep *r, const char *lab, size_t nf, uint64_t period)
+/*
+ * The frames of a call path: for SYMREP_GRAPH_CALLER frames @hi down to @lo, for
+ * SYMREP_GRAPH_CALLEE @lo up to @hi (frame 0 is the sampled one).
+ */
+static int add_path(struct symrep *r, const char *lab, size_t lo, size_t hi, uint64_t period)
 {
 	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE;
 	size_t n = strlen(lab), i;
@@ -167,14 +171,26 @@ static int add_path(struct symrep *r, const char *lab, size_t nf, uint64_t perio
 	memcpy(r->buf, lab, n);
 	r->buf[n++] = SYMREP_PATH_SEP;
 	r->buf[n] = '\0';
-	for (i = 0; i < nf && n < sizeof(r->buf) - 1; i++) {
-		size_t k = callee ? i : nf - 1 - i;
+	for (i = 0; i <= hi - lo && n < sizeof(r->buf) - 1; i++) {
+		size_t k = callee ? lo + i : hi - i;
 
 		n += snprintf(r->buf + n, sizeof(r->buf) - n, "%s%s",
-			      !i ? "" : callee ? " <- " : " -> ",
+			      i ? (char[]){ SYMREP_FRAME_SEP, 0 } : "",
 			      sym_loc__name(&r->frames[k], name, sizeof(name)));
 	}
 	return sym_stacks__add(r->paths, r->buf, period);
+}
+
+/*
+ * The frames call paths use: a DWARF-unwound user part of one frame is an unwind that failed
+ * at its first step, and perf's libdw unwinder then reports no user frames at all.
+ */
+static size_t path_frames(const struct symrep *r, const struct stream_sample *s, size_t nf)
+{
+	if (s->evsel && s->evsel->attr.sample_type & PERF_SAMPLE_STACK_USER && nf &&
+	    !r->frames[nf - 1].kernel && (nf == 1 || r->frames[nf - 2].kernel))
+		nf--;
+	return nf;
 }
 
 static int add_folded(struct symrep *r, const char *comm, size_t nf, uint64_t period)
@@ -189,27 +205,41 @@ static int add_folded(struct symrep *r, const char *comm, size_t nf, uint64_t pe
 	return sym_stacks__add(r->folded, r->buf, period);
 }
 
-/* each function of the chain once, however often it recurs */
-static int add_children(struct symrep *r, const struct stream_sample *s, const char *comm,
-			size_t nf, struct sym_stacks *st)
+static bool same_function(const struct sym_loc *a, const struct sym_loc *b)
 {
-	size_t i, j;
-	int ret;
+	return a->sym && a->sym == b->sym && a->dso == b->dso;
+}
 
-	for (i = 0; i < nf; i++) {
+/*
+ * Each function of the chain once, however often it recurs. With -g, as perf's cumulative
+ * entries: the path from the function to the sampled frame (caller order) or to the
+ * outermost one (callee order), from its outermost or innermost occurrence in that order;
+ * the sampled frame's own row has the whole path already.
+ */
+static int add_children(struct symrep *r, const struct stream_sample *s, const char *comm,
+			size_t nf, size_t np, struct sym_stacks *st)
+{
+	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE;
+	size_t i, j;
+	int ret = 0;
+
+	for (i = 0; i < nf && !ret; i++) {
 		const struct sym_loc *f = &r->frames[i];
-		bool seen = false;
+		bool seen = false, path = r->paths && i && i < np && !same_function(f, r->frames);
 
 		for (j = 0; j < i && !seen; j++)
-			seen = f->sym && r->frames[j].sym == f->sym && r->frames[j].dso == f->dso;
-		if (seen)
+			seen = same_function(f, &r->frames[j]);
+		for (j = i + 1; !callee && path && j < np; j++)
+			path = !same_function(f, &r->frames[j]);
+		if (seen && !(path && !callee))
 			continue;
 		label(r, f, s->pid, s->cpu, comm, r->label, sizeof(r->label));
-		ret = sym_stacks__add(st, r->label, s->period);
-		if (ret)
-			return ret;
+		if (!seen)
+			ret = sym_stacks__add(st, r->label, s->period);
+		if (!ret && path)
+			ret = add_path(r, r->label, callee ? i : 0, callee ? np - 1 : i, s->period);
 	}
-	return 0;
+	return ret;
 }
 
 /* symbol names are interned, so a name's answer can be kept by its address */
@@ -391,7 +421,7 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 						   const char *comm, const struct sym_loc **self)
 {
 	unsigned int flags = r->flags;
-	size_t nf = 1, i;
+	size_t nf = 1, np, i;
 	int ret = 0;
 
 	if (r->chains)
@@ -421,10 +451,11 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 		return ret;
 	label(r, &r->frames[0], s->pid, s->cpu, comm, r->label, sizeof(r->label));
 	ret = sym_stacks__add(r->self[idx], r->label, s->period);
-	if (!ret && r->paths)
-		ret = add_path(r, r->label, nf, s->period);
+	np = path_frames(r, s, nf);
+	if (!ret && r->paths && np)
+		ret = add_path(r, r->label, 0, np - 1, s->period);
 	if (!ret && r->children[idx])
-		ret = add_children(r, s, comm, nf, r->children[idx]);
+		ret = add_children(r, s, comm, nf, np, r->children[idx]);
 	return ret;
 }
 

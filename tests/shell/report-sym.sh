@@ -61,8 +61,10 @@ expect_rc 0 "$SCHEDLENS" report -i "$TMP/hl.data" --sort sym --children
 awk '/^ +[0-9.]+%/ { c = $1; s = $2; sub("%", "", c); sub("%", "", s); if (c + 0.001 < s) { print; exit 1 } }' \
 	"$TMP/out" || fail "a children share is below its self share"
 grep -E '^ +[0-9.]+% +[0-9.]+% +\[\.\] main$' "$TMP/out" >/dev/null || fail "no children row for main"
-expect_rc 0 "$SCHEDLENS" report -i "$TMP/hl.data" --sort sym -g caller
-grep -q -- '--.*main.*chase' "$TMP/out" || fail "no caller path main -> chase"
+expect_rc 0 "$SCHEDLENS" report -i "$TMP/hl.data" --sort dso,sym -g caller
+awk '/\[\.\] chase$/ { e = 1; next } e && /^$/ { exit } e && /__libc_start_call_main$/ { c = 1 }
+     e && c && /[ -]chase$/ { f = 1 } END { exit !f }' "$TMP/out" ||
+	fail "no caller tree __libc_start_call_main ... chase under chase"
 expect_rc 0 "$SCHEDLENS" report -i "$TMP/hl.data" --sort sym --percent-limit 5 -t '|'
 awk -F'|' '$2 < 5 { exit 1 }' "$TMP/out" || fail "--percent-limit 5 let a smaller row through"
 expect_rc 0 "$SCHEDLENS" report -i "$TMP/hl.data" --focus sched
