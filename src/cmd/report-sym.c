@@ -154,7 +154,6 @@ struct gnode {
 
 struct gtree {
 	uint64_t total, min_hit;
-	int depth_max;
 	bool failed;
 };
 
