@@ -427,9 +427,14 @@ void report__print_labels(struct report *r, size_t idx)
 		printf("# Samples: %llu  of event '%s'\n", (unsigned long long)ts,
 		       r->info->evsels[idx].name);
 		printf("# Event count (approx.): %llu\n#\n", (unsigned long long)tp);
-		printf(children ? "#  Children      Self" : "# Overhead   Samples");
+		printf(children ? "# Children      Self" : "# Overhead   Samples");
 		for (j = 0; j < o->sym.nr_keys; j++)
 			printf("  %-*s", (int)w[j], key_title(o->sym.keys[j]));
+		printf("\n# ........  ........");
+		for (j = 0; j < o->sym.nr_keys; j++) {
+			printf("  ");
+			report__print_dots(w[j]);
+		}
 		printf("\n#\n");
 	}
 	for (i = 0; i < n; i++) {
@@ -446,7 +451,7 @@ void report__print_labels(struct report *r, size_t idx)
 		if (o->sep)
 			printf("%s%s%.4f%s%.4f", r->info->evsels[idx].name, o->sep, pp, o->sep, sp);
 		else
-			printf(children ? "%10.2f%% %8.2f%%" : "%9.2f%% %8.2f%%", pp, sp);
+			printf("%9.2f%% %8.2f%%", pp, sp);
 		snprintf(lab, sizeof(lab), "%s", v[i].key);
 		nk = symrep__split(lab, f, SYMREP_MAX_KEYS);
 		for (j = 0; j < nk; j++)

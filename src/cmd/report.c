@@ -167,7 +167,7 @@ static void print_key(const struct hist_key *k, enum hist_sort s, int w, const c
 	}
 }
 
-static void print_dots(int w)
+void report__print_dots(int w)
 {
 	while (w--)
 		putchar('.');
@@ -196,7 +196,7 @@ static void print_hist(struct report *r, size_t idx)
 		printf("\n# ........  ........");
 		for (j = 0; j < o->nr_sorts; j++) {
 			printf("  ");
-			print_dots(w[j]);
+			report__print_dots(w[j]);
 		}
 		printf("\n#\n");
 	}
