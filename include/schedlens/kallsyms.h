@@ -39,6 +39,14 @@ int kallsyms__extend(struct kallsyms *k, uint64_t addr, struct errbuf *err);
 bool kallsyms__covers(const struct kallsyms *k, uint64_t addr);
 void kallsyms__delete(struct kallsyms *k);
 
+/*
+ * What names the symbols @path holds, for caches of lookups: a file by its path, device,
+ * inode, size and mtime; the running kernel's /proc/kallsyms, whose inode outlives neither a
+ * boot nor, for module addresses, the loading of a module, also by the boot id and a hash of
+ * /proc/modules. 0, or -errno when @path cannot be checked.
+ */
+int kallsyms__identity(const char *path, char *buf, size_t len);
+
 size_t kallsyms__nr(const struct kallsyms *k);
 /*
  * The symbol holding @addr, or NULL (below the first symbol, far past the last, or not

@@ -51,11 +51,12 @@ enum wake_class {
 
 struct schedan_opts {
 	const struct topology *topo;	/* for migration classes; NULL: all "unknown" */
-	const struct kallsyms *ksyms;	/* for IPI call sites; NULL: loaded from kallsyms_path
-					 * at the first IPI record */
-	const char *kallsyms_path;	/* NULL: /proc/kallsyms. When none can be loaded, call
-					 * sites stay addresses (a warning says why) and wakelist
-					 * IPIs are told by their callback being non-zero */
+	const char *kallsyms_path;	/* IPI call sites, read at the first IPI record as far
+					 * as they need; NULL: /proc/kallsyms. When none can be
+					 * read, call sites stay addresses (a warning says why)
+					 * and wakelist IPIs are told by their callback */
+	const char *cache_dir;		/* persistent kernel lookups (symbols__cache_dir()), kept
+					 * at the end of the input; NULL: none */
 	pid_t root_pid;			/* > 0: report only this task and its descendants (from
 					 * fork records); IPIs and totals of records stay global */
 };

@@ -115,6 +115,8 @@ void symbols__lookup(struct symbols *s, const struct sym_addr *a, unsigned int f
 
 /* Bumped by every mmap, fork and exec: locating a pid's ip gives the same while it stays. */
 uint64_t symbols__generation(const struct symbols *s);
+/* Why kallsyms could not be read (or read on), "" when nothing failed so far. */
+const char *symbols__kernel_error(const struct symbols *s);
 
 /*
  * The persistent cache directory: $SCHEDLENS_CACHE_DIR, else $XDG_CACHE_HOME/schedlens, else

@@ -17,6 +17,7 @@
 #include "schedlens/schedan.h"
 #include "schedlens/target.h"
 #include "schedlens/topology.h"
+#include "schedlens/symbols.h"
 #include "schedlens/util.h"
 #include "schedlens/workload.h"
 #if __has_include("schedlens/perfdata.h")
@@ -30,6 +31,7 @@ struct sched_opts {
 	const char *cpus;		/* -C */
 	bool json;
 	const char *kallsyms;
+	bool no_cache;
 	const char *tracefs;
 	bool topology;
 	bool phase;
@@ -72,6 +74,8 @@ static void sched_usage(FILE *f)
 		"  -m, --mmap-pages N    ring buffer pages per CPU, a power of two (default 1024)\n"
 		"      --json            a results document (JSON) on stdout instead of tables\n"
 		"      --kallsyms FILE   symbols for IPI call sites (default /proc/kallsyms)\n"
+		"      --no-cache        look IPI call sites up anew, not in the persistent cache\n"
+		"                        (see schedlens report)\n"
 		"      --top N           rows per per-task table (default 20, 0: all)\n"
 		"      --topology        print the CPU topology first (like numactl --hardware)\n"
 		"      --phase           COMMAND marks its measured phase (SCHEDLENS_CONTROL):\n"
@@ -324,6 +328,7 @@ static int run_sched(const struct sched_opts *o)
 {
 	struct schedan_opts ao = { 0 };
 	struct errbuf err = { "" };
+	char cache_dir[4096];
 	struct topology *topo;
 	struct schedan *an = NULL;
 	const char *w, *nl;
@@ -335,6 +340,7 @@ static int run_sched(const struct sched_opts *o)
 			err.msg);
 	ao.topo = topo;
 	ao.kallsyms_path = o->kallsyms;
+	ao.cache_dir = o->no_cache ? NULL : symbols__cache_dir(cache_dir, sizeof(cache_dir));
 	ret = o->input ? sched_file(o, &ao, &an) : sched_live(o, &ao, &an, &code);
 	if (ret)
 		goto out;
@@ -356,7 +362,7 @@ out:
 int cmd_sched(int argc, char **argv)
 {
 	enum { OPT_JSON = 256, OPT_KALLSYMS, OPT_TOP, OPT_TOPOLOGY, OPT_PHASE, OPT_TRACEFS,
-	       OPT_BENCH };
+	       OPT_BENCH, OPT_NO_CACHE };
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "all", no_argument, NULL, 'a' },
@@ -364,6 +370,7 @@ int cmd_sched(int argc, char **argv)
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "topology", no_argument, NULL, OPT_TOPOLOGY },
 		{ "phase", no_argument, NULL, OPT_PHASE },
@@ -402,6 +409,9 @@ int cmd_sched(int argc, char **argv)
 			break;
 		case OPT_KALLSYMS:
 			o.kallsyms = optarg;
+			break;
+		case OPT_NO_CACHE:
+			o.no_cache = true;
 			break;
 		case OPT_TOP:
 			if (parse_long(optarg, 0, 1000000, &o.top)) {

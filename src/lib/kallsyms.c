@@ -314,6 +314,53 @@ void kallsyms__delete(struct kallsyms *k)
 	free(k);
 }
 
+/* FNV-1a over the whole of a small file (procfs: no size to go by); 0 when unreadable */
+static uint64_t file_hash(const char *path)
+{
+	uint64_t h = 14695981039346656037ull;
+	char buf[4096];
+	ssize_t n, i;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		for (i = 0; i < n; i++)
+			h = (h ^ (unsigned char)buf[i]) * 1099511628211ull;
+	close(fd);
+	return n < 0 ? 0 : h;
+}
+
+int kallsyms__identity(const char *path, char *buf, size_t len)
+{
+	char boot[64] = "";
+	struct stat st;
+	int n = 0, fd;
+
+	if (stat(path, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	if (!strncmp(path, "/proc/", 6)) {
+		fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		n = (int)read(fd, boot, sizeof(boot) - 1);
+		close(fd);
+		if (n <= 0)
+			return -EIO;
+		boot[strcspn(boot, "\n")] = '\0';
+		n = snprintf(buf, len, "boot %s modules %016llx ", boot,
+			     (unsigned long long)file_hash("/proc/modules"));
+		if (n < 0 || (size_t)n >= len)
+			return -ENAMETOOLONG;
+	}
+	snprintf(buf + n, len - (size_t)n, "%s %llu %llu %lld %lld.%09ld", path,
+		 (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+		 (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+	return 0;
+}
+
 size_t kallsyms__nr(const struct kallsyms *k)
 {
 	return k->nr;

@@ -76,6 +76,8 @@ struct ipi_key {
 	uint64_t callsite, callback;
 	uint64_t count;
 	bool wakelist;
+	const char *cs_sym, *cb_sym;	/* kernel symbols (interned by ksyms), NULL: unknown */
+	uint64_t cs_off, cb_off;
 };
 
 enum ev_kind {
@@ -107,8 +109,9 @@ struct schedan {
 	bool native;			/* payload in this host's byte order: read fields directly */
 	uint64_t nr_short;		/* payloads too short for their format: skipped */
 	bool waking_mode;		/* wakeups start at sched_waking */
-	struct kallsyms *own_ksyms;	/* loaded here when the caller gave none */
-	bool ksyms_tried, ksyms_failed;
+	struct symbols *ksyms;		/* IPI call sites, made at the first one */
+	bool ksyms_off;			/* another kernel's file, or no memory: addresses only */
+	bool ksyms_named;		/* some call site was named */
 	/* tasks: array + open-addressing index by tid */
 	struct task **tasks;
 	size_t nr_tasks, cap_tasks;

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schedlens/kallsyms.h"
 #include "schedan-int.h"
 
 static double us(uint64_t ns)
@@ -55,6 +54,15 @@ static int cmp_wakers(const void *x, const void *y)
 	if (a->nr_wakers != b->nr_wakers)
 		return a->nr_wakers < b->nr_wakers ? 1 : -1;
 	return a->tid < b->tid ? -1 : a->tid > b->tid;
+}
+
+/* "sym+0xoff" as perf's %pS, or the address when it has no symbol */
+static void ipi_name(const char *sym, uint64_t off, uint64_t addr, char *buf, size_t len)
+{
+	if (sym)
+		snprintf(buf, len, "%s+0x%llx", sym, (unsigned long long)off);
+	else
+		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
 }
 
 static int cmp_ipi(const void *x, const void *y)
@@ -157,8 +165,8 @@ static void report_ipis(FILE *f, struct schedan *a)
 	fprintf(f, "\nIPIs (ipi:ipi_send_cpu)\n  %8s %10s  %s\n", "count", "per sec",
 		"call site -> callback");
 	for (i = 0; i < a->nr_ipis; i++) {
-		kallsyms__snprint(a->opts.ksyms, a->ipis[i].callsite, true, cs, sizeof(cs));
-		kallsyms__snprint(a->opts.ksyms, a->ipis[i].callback, true, cb, sizeof(cb));
+		ipi_name(a->ipis[i].cs_sym, a->ipis[i].cs_off, a->ipis[i].callsite, cs, sizeof(cs));
+		ipi_name(a->ipis[i].cb_sym, a->ipis[i].cb_off, a->ipis[i].callback, cb, sizeof(cb));
 		fprintf(f, "  %8llu %10.1f  %s -> %s\n", (unsigned long long)a->ipis[i].count,
 			s > 0 ? (double)a->ipis[i].count / s : 0.0, cs, cb);
 	}
@@ -328,8 +336,8 @@ static json_t *ipis_json(struct schedan *a)
 	size_t i;
 
 	for (i = 0; arr && i < a->nr_ipis; i++) {
-		kallsyms__snprint(a->opts.ksyms, a->ipis[i].callsite, true, cs, sizeof(cs));
-		kallsyms__snprint(a->opts.ksyms, a->ipis[i].callback, true, cb, sizeof(cb));
+		ipi_name(a->ipis[i].cs_sym, a->ipis[i].cs_off, a->ipis[i].callsite, cs, sizeof(cs));
+		ipi_name(a->ipis[i].cb_sym, a->ipis[i].cb_off, a->ipis[i].callback, cb, sizeof(cb));
 		json_array_append_new(arr, json_pack("{s:s,s:s,s:I,s:f,s:b}", "callsite", cs,
 						     "callback", cb, "count",
 						     (json_int_t)a->ipis[i].count, "per_sec",

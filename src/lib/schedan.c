@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "schedlens/kallsyms.h"
+#include "schedlens/symbols.h"
 #include "schedan-int.h"
 
 #define MAX_WAKERS 4096
@@ -73,7 +73,7 @@ void schedan__delete(struct schedan *a)
 	free(a->win);
 	free(a->kinds);
 	free(a->ipis);
-	kallsyms__delete(a->own_ksyms);
+	symbols__delete(a->ksyms);
 	free(a);
 }
 
@@ -273,10 +273,10 @@ static int sa_begin(void *ctx, const struct stream_info *info)
 				a->has[EV_WAKING] || a->has[EV_WAKEUP] ?
 					"" : "sched:sched_waking or sched:sched_wakeup");
 	a->waking_mode = a->has[EV_WAKING];
-	if (!a->opts.ksyms && !a->opts.kallsyms_path && info->os_release &&
+	if (!a->opts.kallsyms_path && info->os_release &&
 	    uname(&u) == 0 && strcmp(u.release, info->os_release)) {
 		/* this machine's /proc/kallsyms would name another kernel's addresses */
-		a->ksyms_tried = true;
+		a->ksyms_off = true;
 		len += snprintf(a->warnings + len, sizeof(a->warnings) - len,
 				"recorded on kernel %s, this is %s: IPI call sites left as "
 				"addresses (give --kallsyms FILE)\n", info->os_release, u.release);
@@ -540,62 +540,55 @@ static int on_migrate(struct schedan *a, const struct stream_sample *s)
 }
 
 /*
- * The symbols for @addrs (0: none): the first time loaded from kallsyms_path only as far as
- * they need, read on later for addresses past that
+ * The kernel symbol holding @addr and the offset into it, or NULL: kallsyms is read at the
+ * first call as far as the addresses need (or not at all when the persistent cache knows
+ * them), on for later ones; a failure is warned of once
  */
-static void schedan__ksyms(struct schedan *a, const uint64_t *addrs, size_t n)
+static const char *ksym_at(struct schedan *a, uint64_t addr, uint64_t *off)
 {
-	struct errbuf err = { "" };
-	size_t len = strlen(a->warnings), i;
-	uint64_t max = 0;
+	struct symbols_config cfg = { 0 };
+	size_t len = strlen(a->warnings);
+	struct sym_loc loc;
+	const char *e;
 
-	for (i = 0; i < n; i++)
-		if (addrs[i] > max)
-			max = addrs[i];
-	if (!max)
-		return;
-	if (!a->ksyms_tried) {
-		a->ksyms_tried = true;
-		if (a->opts.ksyms)
-			return;
-		a->own_ksyms = kallsyms__load_upto(a->opts.kallsyms_path, max, &err);
-		a->opts.ksyms = a->own_ksyms;
-		if (!a->own_ksyms && len < sizeof(a->warnings))
-			snprintf(a->warnings + len, sizeof(a->warnings) - len,
-				 "%s: IPI call sites left as addresses\n", err.msg);
-		return;
-	}
-	if (!a->own_ksyms || a->ksyms_failed)
-		return;
-	for (i = 0; i < n; i++) {
-		if (!addrs[i] || kallsyms__covers(a->own_ksyms, addrs[i]))
-			continue;
-		if (kallsyms__extend(a->own_ksyms, addrs[i], &err)) {
-			a->ksyms_failed = true;
-			if (len < sizeof(a->warnings))
-				snprintf(a->warnings + len, sizeof(a->warnings) - len,
-					 "%s: some IPI call sites left as addresses\n", err.msg);
-			return;
+	if (!addr || a->ksyms_off)
+		return NULL;
+	if (!a->ksyms) {
+		cfg.kallsyms = a->opts.kallsyms_path ? a->opts.kallsyms_path : "/proc/kallsyms";
+		cfg.cache_dir = a->opts.cache_dir;
+		a->ksyms = symbols__new(&cfg, NULL);
+		if (!a->ksyms) {
+			a->ksyms_off = true;
+			return NULL;
 		}
 	}
+	symbols__resolve(a->ksyms, 0, addr, PERF_RECORD_MISC_KERNEL, 0, &loc);
+	e = symbols__kernel_error(a->ksyms);
+	if (*e) {
+		a->ksyms_off = true;
+		if (len < sizeof(a->warnings))
+			snprintf(a->warnings + len, sizeof(a->warnings) - len,
+				 "%s: %sIPI call sites left as addresses\n", e,
+				 a->ksyms_named ? "some " : "");
+	}
+	if (!loc.sym)
+		return NULL;
+	a->ksyms_named = true;
+	*off = addr - loc.sym_start;
+	return loc.sym;
 }
 
-static bool ipi__is_wakelist(struct schedan *a, uint64_t callsite, uint64_t callback)
+/* @k's call site and callback named; whether it is the wakelist's IPI */
+static bool ipi__is_wakelist(struct schedan *a, struct ipi_key *k)
 {
-	const uint64_t addrs[] = { callsite, callback };
-	const struct ksym *cs, *cb;
-
-	if (!a->ksyms_tried || a->own_ksyms)
-		schedan__ksyms(a, addrs, 2);
-
-	if (!a->opts.ksyms)
-		return callback != 0;
-	cs = kallsyms__find(a->opts.ksyms, callsite);
-	cb = callback ? kallsyms__find(a->opts.ksyms, callback) : NULL;
-	if (cs && strstr(cs->name, "ttwu_queue"))
+	k->cs_sym = ksym_at(a, k->callsite, &k->cs_off);
+	k->cb_sym = ksym_at(a, k->callback, &k->cb_off);
+	if (a->ksyms_off && !a->ksyms_named)
+		return k->callback != 0;
+	if (k->cs_sym && strstr(k->cs_sym, "ttwu_queue"))
 		return true;
-	return cb && (!strcmp(cb->name, "generic_smp_call_function_single_interrupt") ||
-		      !strcmp(cb->name, "sched_ttwu_pending"));
+	return k->cb_sym && (!strcmp(k->cb_sym, "generic_smp_call_function_single_interrupt") ||
+			     !strcmp(k->cb_sym, "sched_ttwu_pending"));
 }
 
 static int on_ipi(struct schedan *a, const struct stream_sample *s)
@@ -625,7 +618,8 @@ static int on_ipi(struct schedan *a, const struct stream_sample *s)
 			a->cap_ipis = cap;
 		}
 		k = &a->ipis[a->nr_ipis++];
-		*k = (struct ipi_key){ cs, cb, 0, ipi__is_wakelist(a, cs, cb) };
+		*k = (struct ipi_key){ .callsite = cs, .callback = cb };
+		k->wakelist = ipi__is_wakelist(a, k);
 	}
 	k->count++;
 	/* in a wakeup's window a call-function IPI (a callback) is the wakelist's, even when
@@ -757,6 +751,8 @@ static int sa_end(void *ctx, const struct stream_stats *st)
 
 	a->stats = *st;
 	a->have_stats = true;
+	if (a->ksyms)
+		symbols__cache_save(a->ksyms);	/* a cache: what is not kept is looked up again */
 	return 0;
 }
 

@@ -181,9 +181,9 @@ static bool open_by_build_id(struct symbols *s, struct sym_dso *d)
 
 /*
  * The persistent cache's name for @d and what its file must match: a user DSO by the build-id
- * of the file read, the kernel by its kallsyms file (a regular file: /proc/kallsyms changes
- * with every module loaded); either checked against the file's path, inode, size and mtime
- * (strip keeps the build-id).
+ * of the file read, the kernel by its kallsyms file (kallsyms__identity(): /proc/kallsyms by
+ * the boot and the modules loaded too); either checked against the file's path, inode, size
+ * and mtime (strip keeps the build-id).
  */
 static void cache_open(struct symbols *s, struct sym_dso *d)
 {
@@ -195,9 +195,14 @@ static void cache_open(struct symbols *s, struct sym_dso *d)
 
 	if (!s->cache_dir)
 		return;
-	if (stat(d->kernel ? s->kallsyms : d->path, &st) || !S_ISREG(st.st_mode))
-		return;
-	sym_file_ident(d->kernel ? s->kallsyms : d->path, &st, ident, sizeof(ident));
+	if (d->kernel) {
+		if (kallsyms__identity(s->kallsyms, ident, sizeof(ident)))
+			return;
+	} else {
+		if (stat(d->path, &st) || !S_ISREG(st.st_mode))
+			return;
+		sym_file_ident(d->path, &st, ident, sizeof(ident));
+	}
 	if (d->kernel) {
 		snprintf(id, sizeof(id), "kallsyms-%016llx",
 			 (unsigned long long)sym_hash(ident, strlen(ident), SYM_HASH_SEED));
@@ -292,8 +297,8 @@ void sym_dso__load(struct symbols *s, struct sym_dso *d)
 		return;
 	d->loaded = true;
 	if (d->kernel && !s->vmlinux) {
-		s->ks = kallsyms__load(s->kallsyms, NULL);
-		d->status = s->ks ? SYM_DSO_KALLSYMS : SYM_DSO_KERNEL_NO_MAP;
+		/* kallsyms is read as far as the addresses looked up need (kernel_sym()) */
+		d->status = s->kallsyms ? SYM_DSO_KALLSYMS : SYM_DSO_KERNEL_NO_MAP;
 		return;
 	}
 	elf = dwfl_module_getelf(d->mod, &bias);
@@ -405,13 +410,33 @@ static void resolve_line(struct symbols *s, struct sym_dso *d, struct sym_cache_
 	}
 }
 
+/*
+ * The kallsyms symbol holding @addr: the file read only up to where @addr resolves as with
+ * the whole of it (the core kernel's text comes first, in address order), read on for later
+ * addresses. When it cannot be read the kernel stays unresolved.
+ */
+static const struct ksym *kernel_sym(struct symbols *s, struct sym_dso *d, uint64_t addr)
+{
+	if (d->status != SYM_DSO_KALLSYMS)
+		return NULL;
+	if (!s->ks)
+		s->ks = kallsyms__load_upto(s->kallsyms, addr, &s->ks_err);
+	else if (!kallsyms__covers(s->ks, addr) && kallsyms__extend(s->ks, addr, &s->ks_err))
+		return NULL;
+	if (!s->ks) {
+		d->status = SYM_DSO_KERNEL_NO_MAP;
+		return NULL;
+	}
+	return kallsyms__find(s->ks, addr);
+}
+
 /* what the cache entry lacks of @need, from the symbol table, kallsyms and DWARF */
 static void resolve(struct symbols *s, struct sym_dso *d, struct sym_cache_ent *e,
 		    unsigned int need)
 {
 	if (!(e->state & SYM_ENT_SYM)) {
 		int32_t fn = find_fn(d, e->key);
-		const struct ksym *ks = d->kernel && s->ks ? kallsyms__find(s->ks, e->key) : NULL;
+		const struct ksym *ks = d->kernel ? kernel_sym(s, d, e->key) : NULL;
 
 		if (ks) {
 			e->sym = sym_intern(s->strs, ks->name);
@@ -453,7 +478,7 @@ void sym_dso__lookup(struct symbols *s, struct sym_dso *d, uint64_t key, bool li
 		e = &tmp;
 	if ((e->state & need) != need) {
 		sym_dso__load(s, d);
-		if (!d->nr_fns && !d->mod && !(d->kernel && s->ks))
+		if (!d->nr_fns && !d->mod && !(d->kernel && d->status == SYM_DSO_KALLSYMS))
 			return;
 		if (!e->state && e != &tmp)
 			d->cache_used++;

@@ -68,7 +68,8 @@ struct symbols {
 	struct sym_dso *dsos;
 	struct sym_dso *kernel;
 	uint64_t ktext;		/* runtime _text from the kernel MMAP record, 0 unknown */
-	struct kallsyms *ks;	/* loaded with the kernel DSO when there is no vmlinux */
+	struct kallsyms *ks;	/* read as far as lookups need when there is no vmlinux */
+	struct errbuf ks_err;	/* why kallsyms could not be read, "" when it could */
 	struct sym_src *srcs;
 	struct sym_stacks *strs;	/* every string a cache entry points to (the keys) */
 	uint64_t gen;		/* bumped by every change of an address space */

@@ -396,6 +396,11 @@ uint64_t symbols__generation(const struct symbols *s)
 	return s->gen;
 }
 
+const char *symbols__kernel_error(const struct symbols *s)
+{
+	return s->ks_err.msg;
+}
+
 int symbols__cache_save(struct symbols *s)
 {
 	struct sym_dso *d = s->kernel;

@@ -94,3 +94,27 @@ want=$(grep -c 'ipi:ipi_send_cpu:' "$refs/sched-pingpong.script.txt")
 grep -q 'ttwu_queue_wakelist+0x11d -> generic_smp_call_function_single_interrupt' "$TMP/out" ||
 	echo "note: IPI call sites not symbolized as in perf script (another kernel's kallsyms?)"
 echo "classes add up to $total wakeups; $ipis IPIs as in perf script"
+
+# the IPI call sites through the persistent lookup cache: the same report from a cold cache,
+# a warm one (kallsyms not read again), a corrupt one, and none; --no-cache writes nothing
+ks=$TMP/kallsyms
+{ [ -r /proc/kallsyms ] && cp /proc/kallsyms "$ks" && [ -s "$ks" ]; } ||
+	skip "cannot copy /proc/kallsyms for the cache check"
+run_cached() { SCHEDLENS_CACHE_DIR=$TMP/cache "$SCHEDLENS" sched -i "$data" --kallsyms "$ks" "$@"; }
+run_cached >"$TMP/cold" 2>/dev/null || fail "cold cache run failed"
+ls "$TMP"/cache/srcline/kallsyms-* >/dev/null 2>&1 || fail "no cache file for the kallsyms"
+run_cached >"$TMP/warm" 2>/dev/null || fail "warm cache run failed"
+cmp -s "$TMP/cold" "$TMP/warm" || fail "a warm cache changes the report"
+if command -v strace >/dev/null; then
+	SCHEDLENS_CACHE_DIR=$TMP/cache strace -f -e trace=openat -o "$TMP/trace" \
+		"$SCHEDLENS" sched -i "$data" --kallsyms "$ks" >/dev/null 2>&1
+	grep -q "\"$ks\"" "$TMP/trace" && fail "kallsyms read again with a warm cache"
+fi
+for c in "$TMP"/cache/srcline/kallsyms-*; do printf 'garbage' >"$c"; done
+run_cached >"$TMP/bad" 2>/dev/null || fail "corrupt cache run failed"
+cmp -s "$TMP/cold" "$TMP/bad" || fail "a corrupt cache changes the report"
+SCHEDLENS_CACHE_DIR=$TMP/nocache "$SCHEDLENS" sched -i "$data" --kallsyms "$ks" --no-cache \
+	>"$TMP/none" 2>/dev/null || fail "--no-cache run failed"
+cmp -s "$TMP/cold" "$TMP/none" || fail "--no-cache changes the report"
+[ ! -e "$TMP/nocache" ] || fail "--no-cache wrote a cache"
+echo "IPI call sites: the same report from a cold, warm, corrupt and no cache"

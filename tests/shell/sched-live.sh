@@ -44,9 +44,14 @@ grep -qE '^input: \(live\), .* lost [0-9]+ \([0-9]+ LOST records\)' "$TMP/out" |
 	fail "no lost-records line"
 total=$(awk '/^  total / { print $2 }' "$TMP/out")
 sum=$(awk '/^Wakeup paths/ { on = 1; next } on && /^  total/ { on = 0 } on && $2 ~ /^[0-9]+$/ { s += $2 } END { print s }' "$TMP/out")
+left=$(sed -n 's/^  (\([0-9]*\) wakeups left out: .*/\1/p' "$TMP/out")
 # a side that is preempted rather than asleep when its byte comes needs no wakeup: on a
-# loaded machine there are fewer wakeups than round trips (~320 quiet, 275 seen under load)
-[ "$total" -ge 150 ] || fail "only $total wakeups for 300 round trips"
+# loaded machine there are fewer wakeups than round trips (~320 quiet, 275 seen under load).
+# When the two sides run on two CPUs, this VM's kernel records neither the sched_wakeup nor
+# the switch in of a wakee woken out of idle by the wakelist IPI (perf script shows the same
+# holes): those wakeups are counted as left out, not classified
+[ $((total + ${left:-0})) -ge 150 ] ||
+	fail "only $total wakeups (${left:-0} left out) for 300 round trips"
 [ "$total" -eq "$sum" ] || fail "classes add up to $sum, total $total"
 # only the command's tasks: bash and its children (mkfifo)
 if awk '/^ per task:/ { on = 1; next } /^$/ { on = 0 } on' "$TMP/out" | grep -vqE 'bash\[|mkfifo\['; then
