@@ -43,6 +43,10 @@ struct hist *hist__new(const enum hist_sort *sorts, size_t nr);
 void hist__delete(struct hist *h);
 /* Add one sample. 0 or -ENOMEM. */
 int hist__add(struct hist *h, const struct hist_key *k, uint64_t period);
+/* hist__add(), and the entry's index for hist__add_at() in *@idx (valid until sorting). */
+int hist__add_idx(struct hist *h, const struct hist_key *k, uint64_t period, size_t *idx);
+/* One more sample of the entry hist__add_idx() gave @idx, before any sorting. */
+void hist__add_at(struct hist *h, size_t idx, uint64_t period);
 /*
  * Merge entries whose keys are equal by content (strings by strcmp), as perf's collapse
  * step does: call once all samples are in, before hist__sorted(). 0 or -ENOMEM.

@@ -263,6 +263,13 @@ void symrep__delete(struct symrep *r);
  */
 int symrep__sample(struct symrep *r, const struct stream_sample *s, size_t idx,
 		   const char *comm, const struct sym_loc **self);
+/*
+ * Whether what symrep__sample() does with a sample depends only on where it landed (no
+ * callchains, no rows by label): then a sample at the place of an earlier one, with nothing
+ * mapped or exec'd between, may be counted with symrep__repeat(@sym: the earlier *self's).
+ */
+bool symrep__per_place(const struct symrep *r);
+void symrep__repeat(struct symrep *r, const struct stream_sample *s, const char *sym);
 /* After the last sample, before rows and skid figures are read. 0 or -ENOMEM. */
 int symrep__finish(struct symrep *r);
 /* rows of event @idx: self (@children false) or children; NULL without labels */

@@ -25,6 +25,22 @@ struct report_opts {
 	double percent_limit;
 };
 
+/*
+ * The hist entry of a recent place (event, pid, tid, cpu, misc, ip), direct mapped: a sample
+ * at the place of an earlier one, with no COMM, MMAP, FORK or EXIT between (gen), goes to the
+ * same entry, which skips resolving its thread, map and symbol again
+ */
+#define REPORT_MEMO_SIZE 1024
+
+struct report_memo {
+	uint64_t ip;
+	uint32_t pid, tid, cpu, gen;
+	uint16_t misc;
+	uint32_t evidx;
+	size_t idx;		/* hist__add_at() */
+	const char *sym;	/* for symrep__repeat() */
+};
+
 struct report {
 	const struct report_opts *o;
 	const struct stream_info *info;
@@ -41,6 +57,8 @@ struct report {
 	struct focus *focus;
 	char note[256];			/* what schedlens record noted in the file */
 	uint16_t misc;			/* header.misc of the record being delivered */
+	struct report_memo *memo;	/* NULL: samples not counted by place */
+	uint32_t gen;			/* bumped by every COMM, MMAP, FORK and EXIT */
 };
 
 /* report-sym.c */

@@ -19,6 +19,7 @@ static int rep_begin(void *ctx, const struct stream_info *info)
 {
 	struct report *r = ctx;
 	size_t i;
+	int ret;
 
 	r->info = info;
 	r->nr = info->nr_evsels;
@@ -33,12 +34,18 @@ static int rep_begin(void *ctx, const struct stream_info *info)
 		if (!r->hists[i])
 			return -ENOMEM;
 	}
-	return report__sym_begin(r, info);
+	ret = report__sym_begin(r, info);
+	if (ret || (r->symrep && !symrep__per_place(r->symrep)))
+		return ret;
+	r->memo = calloc(REPORT_MEMO_SIZE, sizeof(*r->memo));
+	r->gen = 1;
+	return r->memo ? 0 : -ENOMEM;
 }
 
 static int rep_sample(void *ctx, const struct stream_sample *s)
 {
 	struct report *r = ctx;
+	struct report_memo *m = NULL;
 	struct hist_key k = { 0 };
 	struct taddr al;
 	int ret;
@@ -49,6 +56,17 @@ static int rep_sample(void *ctx, const struct stream_sample *s)
 	r->period[s->evsel->idx] += s->period;
 	if (r->symrep && r->o->sym.labels)	/* rows by label: the hists are not shown */
 		return report__label_sample(r, s);
+	if (r->memo) {
+		m = &r->memo[(s->ip ^ s->ip >> 12 ^ s->tid * 0x9e3779b1u ^ s->cpu << 5) &
+			     (REPORT_MEMO_SIZE - 1)];
+		if (m->gen == r->gen && m->ip == s->ip && m->tid == s->tid && m->pid == s->pid &&
+		    m->cpu == s->cpu && m->misc == s->misc && m->evidx == (uint32_t)s->evsel->idx) {
+			if (r->symrep)
+				symrep__repeat(r->symrep, s, m->sym);
+			hist__add_at(r->hists[s->evsel->idx], m->idx, s->period);
+			return 0;
+		}
+	}
 	ret = threads__resolve(r->threads, s->pid, s->tid, s->misc, s->ip, &al);
 	if (ret)
 		return ret;
@@ -61,7 +79,14 @@ static int rep_sample(void *ctx, const struct stream_sample *s)
 	k.cpu = s->cpu;
 	if (r->symrep && (ret = report__sym_sample(r, s, &al, &k)))
 		return ret;
-	return hist__add(r->hists[s->evsel->idx], &k, s->period);
+	if (!m)
+		return hist__add(r->hists[s->evsel->idx], &k, s->period);
+	ret = hist__add_idx(r->hists[s->evsel->idx], &k, s->period, &m->idx);
+	*m = (struct report_memo){ .ip = s->ip, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
+				   .gen = ret ? 0 : r->gen, .misc = s->misc,
+				   .evidx = (uint32_t)s->evsel->idx, .idx = m->idx,
+				   .sym = k.sym_name };
+	return ret;
 }
 
 static int rep_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm, bool exec,
@@ -69,6 +94,7 @@ static int rep_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm, boo
 {
 	struct report *r = ctx;
 
+	r->gen++;
 	if (r->syms && exec && pid == tid && symbols__exec(r->syms, pid))
 		return -ENOMEM;
 	return threads__comm(r->threads, pid, tid, comm, exec);
@@ -78,6 +104,7 @@ static int rep_mmap(void *ctx, const struct stream_mmap *m)
 {
 	struct report *r = ctx;
 
+	r->gen++;
 	if (r->syms && symbols__mmap(r->syms, m))
 		return -ENOMEM;
 	return threads__mmap(r->threads, m);
@@ -87,6 +114,7 @@ static int rep_task(void *ctx, const struct stream_task *t)
 {
 	struct report *r = ctx;
 
+	r->gen++;
 	if (r->syms && t->fork && symbols__fork(r->syms, t->pid, t->ppid))
 		return -ENOMEM;
 	return threads__task(r->threads, t, r->misc);
@@ -301,6 +329,7 @@ out_free:
 	free(r.lost);
 	free(r.nr_samples);
 	free(r.period);
+	free(r.memo);
 	threads__delete(r.threads);
 	symrep__delete(r.symrep);
 	symbols__delete(r.syms);

@@ -206,6 +206,23 @@ int hist__add(struct hist *h, const struct hist_key *k, uint64_t period)
 	return 0;
 }
 
+int hist__add_idx(struct hist *h, const struct hist_key *k, uint64_t period, size_t *idx)
+{
+	int ret = hist__add(h, k, period);
+
+	*idx = h->last - 1;
+	return ret;
+}
+
+void hist__add_at(struct hist *h, size_t idx, uint64_t period)
+{
+	h->total_period += period;
+	h->total_samples++;
+	h->v[idx].nr_samples++;
+	h->v[idx].period += period;
+	h->last = idx + 1;
+}
+
 static int cmp_str(const char *a, const char *b)
 {
 	return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);

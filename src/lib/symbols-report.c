@@ -459,6 +459,21 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 	return ret;
 }
 
+bool symrep__per_place(const struct symrep *r)
+{
+	return !r->chains && !r->cfg.labels;
+}
+
+void symrep__repeat(struct symrep *r, const struct stream_sample *s, const char *sym)
+{
+	r->total_period += s->period;
+	if (is_skid(r, sym)) {
+		r->skid_samples++;
+		r->skid_period += s->period;
+		r->skid_with_caller += s->nr_callchain > 2;
+	}
+}
+
 int symrep__sample(struct symrep *r, const struct stream_sample *s, size_t idx,
 		   const char *comm, const struct sym_loc **self)
 {
