@@ -15,4 +15,10 @@ json_t *machine__describe(void);
 /* "model name" of /proc/cpuinfo (or the arm64 "CPU part"), into @buf; 0 or -errno. */
 int machine__cpu_model(char *buf, size_t len);
 
+/*
+ * The running kernel's build-id (its GNU build-id note in /sys/kernel/notes) into @id, at
+ * most @max bytes: the id's length, or -errno (-ENOENT when the kernel has none).
+ */
+int machine__kernel_build_id(unsigned char *id, size_t max);
+
 #endif

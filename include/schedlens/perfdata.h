@@ -182,8 +182,17 @@ int perf_writer__set_cmdline(struct perf_writer *w, int argc, const char *const 
  * tracepoint); copied. Pass what perf_file's stream_info gave, or a tracing data blob.
  */
 int perf_writer__set_tracing_data(struct perf_writer *w, const void *data, size_t size);
-/* Append one record (header.size bytes, host byte order). 0 or -errno. */
+/*
+ * Append one record (header.size bytes, host byte order). 0 or -errno. An MMAP2 with a
+ * build-id puts its file in the BUILD_ID feature too.
+ */
 int perf_writer__write(struct perf_writer *w, const struct perf_event_header *rec);
+/*
+ * A file's build-id for the BUILD_ID feature (the kernel's: "[kernel.kallsyms]", misc
+ * PERF_RECORD_MISC_KERNEL, pid -1); once per name and id. 0 or -errno.
+ */
+int perf_writer__add_build_id(struct perf_writer *w, const char *name, const uint8_t *id,
+			      size_t size, uint16_t misc, int32_t pid);
 /* Samples written so far. */
 uint64_t perf_writer__nr_samples(const struct perf_writer *w);
 /* Write the features and the header, close and free @w (also on error). 0 or -errno. */

@@ -17,6 +17,7 @@
 #include "schedlens/commands.h"
 #include "schedlens/events.h"
 #include "schedlens/kallsyms.h"
+#include "schedlens/machine.h"
 #include "schedlens/perfdata.h"
 #include "schedlens/sampler.h"
 #include "schedlens/symbols.h"
@@ -175,7 +176,8 @@ static int write_kernel_mmap(struct perf_writer *w, const uint64_t *trailer, siz
 	} rec = { .h = { .type = PERF_RECORD_MMAP, .misc = PERF_RECORD_MISC_KERNEL } };
 	struct kallsyms *ks = kallsyms__load(NULL, NULL);
 	const struct ksym *text = ks ? kallsyms__by_name(ks, "_text") : NULL;
-	int ret = 0;
+	unsigned char id[20];
+	int ret = 0, n;
 
 	if (!text)
 		goto out_free;
@@ -187,6 +189,10 @@ static int write_kernel_mmap(struct perf_writer *w, const uint64_t *trailer, siz
 	memcpy(rec.trailer, trailer, nt * sizeof(uint64_t));
 	rec.h.size = offsetof(typeof(rec), trailer) + nt * sizeof(uint64_t);
 	ret = perf_writer__write(w, &rec.h);
+	n = machine__kernel_build_id(id, sizeof(id));
+	if (!ret && n > 0)
+		ret = perf_writer__add_build_id(w, "[kernel.kallsyms]", id, (size_t)n,
+						PERF_RECORD_MISC_KERNEL, -1);
 out_free:
 	kallsyms__delete(ks);
 	return ret;

@@ -2,6 +2,8 @@
 #include "schedlens/machine.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/sysinfo.h>
@@ -88,4 +90,39 @@ json_t *machine__describe(void)
 		json_object_set_new(m, "memory_bytes",
 				    json_integer((json_int_t)si.totalram * (json_int_t)si.mem_unit));
 	return m;
+}
+
+int machine__kernel_build_id(unsigned char *id, size_t max)
+{
+	unsigned char buf[4096];
+	size_t off = 0, len;
+	ssize_t n;
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n < 0)
+		return -errno;
+	len = (size_t)n;
+	/* Elf_Nhdr: namesz, descsz, type; name and desc each padded to 4 bytes */
+	while (off + 12 <= len) {
+		uint32_t nh[3];
+		size_t name, desc;
+
+		memcpy(nh, buf + off, sizeof(nh));
+		name = (nh[0] + 3u) & ~3u;
+		desc = (nh[1] + 3u) & ~3u;
+		if (name > len || desc > len || off + 12 + name + desc > len)
+			break;
+		if (nh[2] == 3 && nh[0] == 4 && !memcmp(buf + off + 12, "GNU", 4)) {
+			if (nh[1] > max || !nh[1])
+				return -EINVAL;
+			memcpy(id, buf + off + 12 + name, nh[1]);
+			return (int)nh[1];
+		}
+		off += 12 + name + desc;
+	}
+	return -ENOENT;
 }

@@ -17,6 +17,9 @@
 #define WBUF_LEN	(256u << 10)
 #define ATTR_SZ		PERF_ATTR_SIZE_VER7	/* what perf 6.1 reads */
 #define NAME_ALIGN	64
+#ifndef PERF_RECORD_MISC_BUILD_ID_SIZE
+#define PERF_RECORD_MISC_BUILD_ID_SIZE	(1 << 15)	/* the id's size is in byte 20 */
+#endif
 
 struct perf_writer {
 	char *path;
@@ -32,6 +35,13 @@ struct perf_writer {
 	uint8_t *buf;
 	size_t buf_len;
 	int error;		/* first write error */
+	struct wr_build_id {	/* the BUILD_ID feature: every file an MMAP2 gave one for */
+		char *name;
+		uint8_t id[20], size;
+		uint16_t misc;	/* cpumode */
+		int32_t pid;
+	} *bids;
+	size_t nr_bids, cap_bids;
 };
 
 static int wr_flush(struct perf_writer *w)
@@ -211,6 +221,9 @@ static void writer_free(struct perf_writer *w)
 	for (i = 0; i < w->argc; i++)
 		free(w->argv[i]);
 	free(w->argv);
+	for (i = 0; i < (int)w->nr_bids; i++)
+		free(w->bids[i].name);
+	free(w->bids);
 	free(w->td);
 	free(w->buf);
 	free(w->path);
@@ -353,13 +366,100 @@ int perf_writer__set_tracing_data(struct perf_writer *w, const void *data, size_
 	return 0;
 }
 
+int perf_writer__add_build_id(struct perf_writer *w, const char *name, const uint8_t *id,
+			      size_t size, uint16_t misc, int32_t pid)
+{
+	struct wr_build_id *b;
+	size_t i;
+
+	if (!size || size > sizeof(b->id))
+		return -EINVAL;
+	for (i = 0; i < w->nr_bids; i++) {
+		b = &w->bids[i];
+		if (b->size == size && !memcmp(b->id, id, size) && !strcmp(b->name, name))
+			return 0;
+	}
+	if (w->nr_bids == w->cap_bids) {
+		size_t cap = w->cap_bids ? 2 * w->cap_bids : 16;
+
+		b = realloc(w->bids, cap * sizeof(*b));
+		if (!b)
+			return -ENOMEM;
+		w->bids = b;
+		w->cap_bids = cap;
+	}
+	b = &w->bids[w->nr_bids];
+	*b = (struct wr_build_id){ .name = strdup(name), .size = (uint8_t)size, .misc = misc,
+				   .pid = pid };
+	if (!b->name)
+		return -ENOMEM;
+	memcpy(b->id, id, size);
+	w->nr_bids++;
+	return 0;
+}
+
+/* an MMAP2 that carries its file's build-id (PERF_RECORD_MISC_MMAP_BUILD_ID) */
+static int note_mmap2_build_id(struct perf_writer *w, const struct perf_event_header *rec)
+{
+	const uint8_t *p = (const uint8_t *)(rec + 1);
+	char name[4096];
+	size_t n, max;
+	uint32_t pid;
+
+	if (rec->size < 8 + 64 + 1 || p[32] == 0 || p[32] > 20)
+		return 0;
+	max = rec->size - 8 - 64;
+	n = strnlen((const char *)p + 64, max < sizeof(name) ? max : sizeof(name) - 1);
+	memcpy(name, p + 64, n);
+	name[n] = '\0';
+	memcpy(&pid, p, 4);
+	return perf_writer__add_build_id(w, name, p + 36, p[32],
+					 rec->misc & PERF_RECORD_MISC_CPUMODE_MASK, (int32_t)pid);
+}
+
 int perf_writer__write(struct perf_writer *w, const struct perf_event_header *rec)
 {
+	int ret;
+
 	if (rec->size < sizeof(*rec) || rec->size % 8)
 		return -EINVAL;
 	if (rec->type == PERF_RECORD_SAMPLE)
 		w->nr_samples++;
+	if (rec->type == PERF_RECORD_MMAP2 && (rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
+	    (ret = note_mmap2_build_id(w, rec)))
+		return ret;
 	return wr(w, rec, rec->size);
+}
+
+/*
+ * The BUILD_ID feature as perf writes it (write_buildid()): a header, the pid, 20 bytes of id
+ * padded to 24 with its size in the 21st (PERF_RECORD_MISC_BUILD_ID_SIZE), the file name
+ * padded to NAME_ALIGN; a kernel's under pid -1 (perf's HOST_KERNEL_ID)
+ */
+static void write_build_ids(struct perf_writer *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nr_bids; i++) {
+		const struct wr_build_id *b = &w->bids[i];
+		size_t len = (strlen(b->name) + 1 + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN;
+		struct {
+			struct perf_event_header h;
+			int32_t pid;
+			uint8_t id[24];
+		} __attribute__((packed)) r;
+		char name[4096 + NAME_ALIGN] = "";
+
+		memset(&r, 0, sizeof(r));
+		r.h.misc = b->misc | PERF_RECORD_MISC_BUILD_ID_SIZE;
+		r.h.size = (uint16_t)(sizeof(r) + len);
+		r.pid = b->pid;
+		memcpy(r.id, b->id, b->size);
+		r.id[20] = b->size;
+		snprintf(name, sizeof(name), "%s", b->name);
+		wr(w, &r, sizeof(r));
+		wr(w, name, len);
+	}
 }
 
 uint64_t perf_writer__nr_samples(const struct perf_writer *w)
@@ -512,6 +612,9 @@ static void feature(struct perf_writer *w, int feat, uint64_t (*sec)[2], uint64_
 	case PERF_FEAT_CPU_TOPOLOGY:
 		write_cpu_topology(w);
 		break;
+	case PERF_FEAT_BUILD_ID:
+		write_build_ids(w);
+		break;
 	default:
 		break;
 	}
@@ -519,10 +622,17 @@ static void feature(struct perf_writer *w, int feat, uint64_t (*sec)[2], uint64_
 	bits[feat / 64] |= 1ULL << (feat % 64);
 }
 
+/* tracing data and build-ids only when there are some */
+static bool wanted(const struct perf_writer *w, int feat)
+{
+	return (feat != PERF_FEAT_TRACING_DATA || w->td_set) &&
+	       (feat != PERF_FEAT_BUILD_ID || w->nr_bids);
+}
+
 int perf_writer__close(struct perf_writer *w, struct errbuf *err)
 {
 	static const int feats[] = {
-		PERF_FEAT_TRACING_DATA, PERF_FEAT_HOSTNAME, PERF_FEAT_OSRELEASE,
+		PERF_FEAT_TRACING_DATA, PERF_FEAT_BUILD_ID, PERF_FEAT_HOSTNAME, PERF_FEAT_OSRELEASE,
 		PERF_FEAT_VERSION, PERF_FEAT_ARCH, PERF_FEAT_NRCPUS, PERF_FEAT_CPUDESC,
 		PERF_FEAT_CPUID, PERF_FEAT_TOTAL_MEM, PERF_FEAT_CMDLINE, PERF_FEAT_EVENT_DESC,
 		PERF_FEAT_CPU_TOPOLOGY,
@@ -537,7 +647,7 @@ int perf_writer__close(struct perf_writer *w, struct errbuf *err)
 		goto out;
 	data_size = w->off - w->data_offset;
 	for (i = 0; i < ARRAY_SIZE(feats); i++)
-		if (feats[i] != PERF_FEAT_TRACING_DATA || w->td_set)
+		if (wanted(w, feats[i]))
 			nf++;
 	/* table first (contents follow), then rewrite it with the offsets */
 	table = w->off;
@@ -546,7 +656,7 @@ int perf_writer__close(struct perf_writer *w, struct errbuf *err)
 		wr64(w, 0);
 	}
 	for (i = 0; i < ARRAY_SIZE(feats); i++)
-		if (feats[i] != PERF_FEAT_TRACING_DATA || w->td_set)
+		if (wanted(w, feats[i]))
 			feature(w, feats[i], sec, bits);
 	if (wr_flush(w))
 		goto out_io;

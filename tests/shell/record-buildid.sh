@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # record keeps each mapped file's build-id (MMAP2 with build-ids, as perf record
-# --buildid-mmap): perf reads them, and a report after the binary was rebuilt says so for
+# --buildid-mmap, and the BUILD_ID feature with the kernel's): perf reads them, and a report after the binary was rebuilt says so for
 # that file and leaves its samples as addresses instead of naming the wrong functions.
 source "$(dirname "$0")/lib.sh"
 need_perf
@@ -18,6 +18,14 @@ fi
 want=$(readelf -n "$TMP/prog" | awk '/Build ID/ { print $3 }')
 [ "$id" = "$want" ] || fail "recorded build-id $id, the file has $want"
 
+# the BUILD_ID feature, as perf record writes it: perf buildid-list reads the table
+perf buildid-list -i "$TMP/b.data" >"$TMP/bids" 2>"$TMP/bids.err" ||
+	fail "perf buildid-list failed: $(head -1 "$TMP/bids.err")"
+grep -qx "$want $TMP/prog" "$TMP/bids" || fail "BUILD_ID feature: no '$want $TMP/prog' in: $(cat "$TMP/bids")"
+kid=$(perf buildid-list -k 2>/dev/null)
+if [ -n "$kid" ]; then
+	grep -qx "$kid \[kernel.kallsyms\]" "$TMP/bids" || fail "BUILD_ID feature: no kernel $kid"
+fi
 expect_rc 0 "$SCHEDLENS" report -i "$TMP/b.data" --sort dso,sym
 grep -q "prog.*build-id" "$TMP/out" "$TMP/err" && fail "a build-id note for an unchanged binary"
 awk '$3 == "prog" && $5 == "inner" { f = 1 } END { exit !f }' "$TMP/out" || fail "'inner' not named"
