@@ -80,7 +80,7 @@ int report__add_key(struct report_opts *o, const char *tok, int hs);
 int report__stats(struct perf_file *f, struct errbuf *err);
 void report__print_header(const struct perf_file *f, const char *path);
 
-/* a column's underline in the table header, as perf prints it */
-void report__print_dots(int w);
+/* the table header's dotted line under the share columns and @n key columns of widths @w */
+void report__print_rule(const size_t *w, size_t n);
 
 #endif

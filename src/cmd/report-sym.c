@@ -430,12 +430,7 @@ void report__print_labels(struct report *r, size_t idx)
 		printf(children ? "# Children      Self" : "# Overhead   Samples");
 		for (j = 0; j < o->sym.nr_keys; j++)
 			printf("  %-*s", (int)w[j], key_title(o->sym.keys[j]));
-		printf("\n# ........  ........");
-		for (j = 0; j < o->sym.nr_keys; j++) {
-			printf("  ");
-			report__print_dots(w[j]);
-		}
-		printf("\n#\n");
+		report__print_rule(w, o->sym.nr_keys);
 	}
 	for (i = 0; i < n; i++) {
 		double pp = tp ? 100.0 * v[i].period / tp : 0;

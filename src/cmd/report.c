@@ -195,10 +195,17 @@ static void print_key(const struct hist_key *k, enum hist_sort s, int w, const c
 	}
 }
 
-void report__print_dots(int w)
+void report__print_rule(const size_t *w, size_t n)
 {
-	while (w--)
-		putchar('.');
+	size_t i, d;
+
+	printf("\n# ........  ........");
+	for (i = 0; i < n; i++) {
+		printf("  ");
+		for (d = 0; d < w[i]; d++)
+			putchar('.');
+	}
+	printf("\n#\n");
 }
 
 static void print_hist(struct report *r, size_t idx)
@@ -207,7 +214,7 @@ static void print_hist(struct report *r, size_t idx)
 	const struct hist_entry *v;
 	uint64_t tp = hist__total_period(r->hists[idx]);
 	uint64_t ts = hist__total_samples(r->hists[idx]);
-	int w[HIST_SORT_MAX];
+	size_t w[HIST_SORT_MAX];
 	size_t n, i, j;
 
 	hist__collapse(r->hists[idx]);
@@ -218,15 +225,10 @@ static void print_hist(struct report *r, size_t idx)
 		printf("# Event count (approx.): %llu\n#\n", (unsigned long long)tp);
 		printf("# Overhead   Samples");
 		for (j = 0; j < o->nr_sorts; j++) {
-			w[j] = col_width(v, n, o->sorts[j], col_title(o->sorts[j]));
-			printf("  %-*s", w[j], col_title(o->sorts[j]));
+			w[j] = (size_t)col_width(v, n, o->sorts[j], col_title(o->sorts[j]));
+			printf("  %-*s", (int)w[j], col_title(o->sorts[j]));
 		}
-		printf("\n# ........  ........");
-		for (j = 0; j < o->nr_sorts; j++) {
-			printf("  ");
-			report__print_dots(w[j]);
-		}
-		printf("\n#\n");
+		report__print_rule(w, o->nr_sorts);
 	}
 	for (i = 0; i < n; i++) {
 		double pp = tp ? 100.0 * v[i].period / tp : 0;
@@ -240,7 +242,7 @@ static void print_hist(struct report *r, size_t idx)
 			printf("%9.2f%% %8.2f%%", pp, sp);
 		for (j = 0; j < o->nr_sorts; j++) {
 			fputs(o->sep ?: "  ", stdout);
-			print_key(&v[i].key, o->sorts[j], o->sep ? 0 : w[j], o->sep);
+			print_key(&v[i].key, o->sorts[j], o->sep ? 0 : (int)w[j], o->sep);
 		}
 		putchar('\n');
 	}
