@@ -1,28 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /* schedlens: the command table and dispatch, nothing else. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "schedlens/commands.h"
+#include "schedlens/hugebuf.h"
+
+/* the malloc heap of a command that reads a perf.data grows 8 MB at a time, in huge pages */
+#define HEAP_PAD (8u << 20)
 
 static const struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
+	bool reads_files;	/* megabytes of small allocations; forks at most to exec */
 } commands[] = {
-	{ "stat", cmd_stat, "count events over a workload, with repeats and dispersion" },
-	{ "record", cmd_record, "sample an event with callchains into perf.data" },
-	{ "report", cmd_report, "histograms, stats and header of a perf.data file" },
-	{ "annotate", cmd_annotate, "share of a function's samples per source line" },
-	{ "script", cmd_script, "print the records of a perf.data file, one per line" },
-	{ "sched", cmd_sched, "wakeup latency and paths, IPIs, migrations from sched tracepoints" },
-	{ "bench", cmd_bench, "run a built-in scheduler workload" },
-	{ "run", cmd_run, "run a suite of workloads into a results document" },
-	{ "compare", cmd_compare, "compare results documents: tables, plots" },
-	{ "gate", cmd_gate, "pass or fail NEW against BASE (exit 0, 1 regression, 2 unusable)" },
-	{ "validate", cmd_validate, "judge a kernel-patches/ series on before/after results" },
-	{ "list", cmd_list, "list events this machine counts, or another machine's map" },
-	{ "version", cmd_version, "print the version" },
+	{ "stat", cmd_stat, "count events over a workload, with repeats and dispersion", false },
+	{ "record", cmd_record, "sample an event with callchains into perf.data", false },
+	{ "report", cmd_report, "histograms, stats and header of a perf.data file", true },
+	{ "annotate", cmd_annotate, "share of a function's samples per source line", true },
+	{ "script", cmd_script, "print the records of a perf.data file, one per line", true },
+	{ "sched", cmd_sched, "wakeup latency and paths, IPIs, migrations from sched tracepoints", true },
+	{ "bench", cmd_bench, "run a built-in scheduler workload", false },
+	{ "run", cmd_run, "run a suite of workloads into a results document", false },
+	{ "compare", cmd_compare, "compare results documents: tables, plots", false },
+	{ "gate", cmd_gate, "pass or fail NEW against BASE (exit 0, 1 regression, 2 unusable)", false },
+	{ "validate", cmd_validate, "judge a kernel-patches/ series on before/after results", false },
+	{ "list", cmd_list, "list events this machine counts, or another machine's map", false },
+	{ "version", cmd_version, "print the version", false },
 };
 
 static void usage(FILE *f)
@@ -48,8 +54,11 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--version"))
 		return cmd_version(argc - 1, argv + 1);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
+		if (!strcmp(argv[1], commands[i].name)) {
+			if (commands[i].reads_files)
+				hugebuf__heap(HEAP_PAD);
 			return commands[i].fn(argc - 1, argv + 1);
+		}
 	fprintf(stderr, "schedlens: '%s' is not a command; see 'schedlens --help'\n", argv[1]);
 	return 2;
 }

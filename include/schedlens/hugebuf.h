@@ -19,4 +19,12 @@ struct hugebuf {
 int hugebuf__reserve(struct hugebuf *b, size_t bytes);
 void hugebuf__free(struct hugebuf *b);
 
+/*
+ * For a process about to allocate megabytes in small pieces (a file's threads, tasks, tables):
+ * the malloc heap grows @pad bytes at a time, in huge pages where the kernel gives them. Here
+ * (`sched -i`, 444,000 records) 275 page faults became 109 and 2 ms of 30 went. Not for a
+ * process that forks workers: their writes to the heap would split or copy its huge pages.
+ */
+void hugebuf__heap(size_t pad);
+
 #endif
