@@ -63,6 +63,12 @@ struct perf_cpu_topo {
 	int32_t core_id, die_id, socket_id;
 };
 
+struct perf_cache_level {		/* a CACHE feature entry */
+	uint32_t level;
+	char *type;				/* "Data", "Instruction", "Unified" */
+	char *map;				/* the CPUs that share it: "0-3,8" */
+};
+
 struct perf_numa_node {
 	uint32_t node;
 	uint64_t mem_total, mem_free;
@@ -107,6 +113,8 @@ struct perf_file_header {
 	uint64_t tracing_data_size;		/* bytes of the tracing data, 0 when none */
 	struct perf_event_desc *event_descs;
 	size_t nr_event_descs;
+	struct perf_cache_level *caches;
+	size_t nr_caches;
 	/* features kept as perf --header-only prints them, one "\n"-ended line each */
 	char *cache_lines;			/* "L1 Data                 32K [0,8]" */
 	char *mem_topology;			/* "memory nodes (nr 1, ...):" and nodes */
@@ -125,6 +133,12 @@ void perf_file__delete(struct perf_file *f);
 
 /* The header and features read so far (in pipe mode: complete after perf_file__run()). */
 const struct perf_file_header *perf_file__header(const struct perf_file *f);
+/*
+ * The recording machine's CPU topology from the CPU_TOPOLOGY feature, with the LLCs of CACHE
+ * and the nodes of NUMA_TOPOLOGY where the file has them. NULL with @err set when the file has
+ * no CPU_TOPOLOGY or it names no CPU.
+ */
+struct topology *perf_file__topology(const struct perf_file *f, struct errbuf *err);
 /* The events and header facts as ops->begin() gets them (pipe mode: after the attrs). */
 const struct stream_info *perf_file__info(const struct perf_file *f);
 /* The statistics of the last run. */

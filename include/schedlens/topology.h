@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * CPU topology from sysfs: each CPU's core (SMT siblings), last-level cache (the highest-level
+ * CPU topology from sysfs, or from a perf.data file's header: each CPU's core (SMT siblings), last-level cache (the highest-level
  * Unified cache in cpuN/cache/index*), package and NUMA node (/sys/devices/system/node), and
  * the class of a task migration from one CPU to another.
  */
@@ -29,6 +29,28 @@ enum migr_class {
  * when the online CPUs cannot be read.
  */
 struct topology *topology__read(const char *sysfs, struct errbuf *err);
+/*
+ * A recorded machine's topology from cpu lists ("0-3,8"), as perf.data's CPU_TOPOLOGY, CACHE
+ * and NUMA_TOPOLOGY features keep them: @cores the SMT sibling groups (together, the CPUs
+ * online), @llcs the groups that share the last-level cache (none: one per package), @pkgs the
+ * packages, @nodes the NUMA nodes (none: node 0). No node distances. NULL with @err set when
+ * the lists name no CPU.
+ */
+struct topology_node {
+	int id;
+	uint64_t total_kb, free_kb;
+	const char *cpus;
+};
+
+struct topology_lists {
+	const char *const *cores, *const *llcs, *const *pkgs;
+	size_t nr_cores, nr_llcs, nr_pkgs;
+	int llc_level;			/* the cache level of @llcs */
+	const struct topology_node *nodes;
+	size_t nr_nodes;
+};
+
+struct topology *topology__from_lists(const struct topology_lists *l, struct errbuf *err);
 void topology__delete(struct topology *t);
 
 /* One past the highest online CPU. */

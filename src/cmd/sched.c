@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include "schedlens/commands.h"
@@ -77,7 +78,8 @@ static void sched_usage(FILE *f)
 		"      --no-cache        look IPI call sites up anew, not in the persistent cache\n"
 		"                        (see schedlens report)\n"
 		"      --top N           rows per per-task table (default 20, 0: all)\n"
-		"      --topology        print the CPU topology first (like numactl --hardware)\n"
+		"      --topology        print the CPU topology first (like numactl --hardware);\n"
+		"                        with -i, the recording machine's, from the file\n"
 		"      --phase           COMMAND marks its measured phase (SCHEDLENS_CONTROL):\n"
 		"                        record only between its enable and disable (implied\n"
 		"                        for `schedlens bench ...` and --bench)\n"
@@ -195,20 +197,66 @@ static int sched_live(const struct sched_opts *o, struct schedan_opts *ao, struc
 	return ret ? 1 : 0;
 }
 
-static int sched_file(const struct sched_opts *o, struct schedan_opts *ao, struct schedan **an)
+#ifdef HAVE_PERFDATA
+/* recorded on this machine, as far as the header says: its host name and kernel */
+static bool recorded_here(const struct stream_info *info)
+{
+	struct utsname u;
+
+	return !uname(&u) && info->hostname && info->os_release &&
+	       !strcmp(info->hostname, u.nodename) && !strcmp(info->os_release, u.release);
+}
+
+/*
+ * Migrations are classified on the recording machine's topology: the file's CPU_TOPOLOGY
+ * (and CACHE, NUMA_TOPOLOGY), else this machine's when the file was recorded here or comes
+ * through a pipe (its features arrive after the records that need them), else none.
+ */
+static struct topology *file_topology(struct perf_file *f)
+{
+	struct errbuf err = { "" }, lerr = { "" };
+	struct topology *t = perf_file__topology(f, &err);
+
+	if (t)
+		return t;
+	if (perf_file__info(f)->pipe_mode || recorded_here(perf_file__info(f)))
+		t = topology__read(NULL, &lerr);
+	if (!t)
+		fprintf(stderr, "schedlens sched: warning: %s: migrations left unclassified\n",
+			lerr.msg[0] ? lerr.msg : err.msg);
+	return t;
+}
+#endif
+
+static int sched_file(const struct sched_opts *o, struct schedan_opts *ao, struct schedan **an,
+		      struct topology **topo)
 {
 	struct errbuf err = { "" };
 	struct stream_ops ops;
 	int ret;
+#ifdef HAVE_PERFDATA
+	struct perf_file *f;
 
+	ret = perf_file__open(&f, o->input, &err);
+	if (ret) {
+		fprintf(stderr, "schedlens sched: %s\n", err.msg);
+		return 1;
+	}
+	*topo = file_topology(f);
+	ao->topo = *topo;
+#endif
 	*an = schedan__new(ao, &err);
 	if (!*an) {
 		fprintf(stderr, "schedlens sched: %s\n", err.msg);
+#ifdef HAVE_PERFDATA
+		perf_file__delete(f);
+#endif
 		return 1;
 	}
 	schedan__ops(*an, &ops);
 #ifdef HAVE_PERFDATA
-	ret = perf_file__process(o->input, &ops, &err);
+	ret = perf_file__run(f, &ops, &err);
+	perf_file__delete(f);
 #else
 	ret = err__set(&err, -ENOTSUP, "cannot read '%s': this build has no perf.data reader",
 		       o->input);
@@ -329,19 +377,21 @@ static int run_sched(const struct sched_opts *o)
 	struct schedan_opts ao = { 0 };
 	struct errbuf err = { "" };
 	char cache_dir[4096];
-	struct topology *topo;
+	struct topology *topo = NULL;
 	struct schedan *an = NULL;
 	const char *w, *nl;
 	int ret, code = 0;
 
-	topo = topology__read(NULL, &err);
-	if (!topo)
-		fprintf(stderr, "schedlens sched: warning: %s: migrations left unclassified\n",
-			err.msg);
+	if (!o->input) {	/* a file brings its own (sched_file) */
+		topo = topology__read(NULL, &err);
+		if (!topo)
+			fprintf(stderr, "schedlens sched: warning: %s: migrations left unclassified\n",
+				err.msg);
+	}
 	ao.topo = topo;
 	ao.kallsyms_path = o->kallsyms;
 	ao.cache_dir = o->no_cache ? NULL : symbols__cache_dir(cache_dir, sizeof(cache_dir));
-	ret = o->input ? sched_file(o, &ao, &an) : sched_live(o, &ao, &an, &code);
+	ret = o->input ? sched_file(o, &ao, &an, &topo) : sched_live(o, &ao, &an, &code);
 	if (ret)
 		goto out;
 	for (w = schedan__warnings(an); *w; w = nl + 1) {

@@ -9,6 +9,8 @@
 
 #include <event-parse.h>
 
+#include "schedlens/topology.h"
+
 #include "perfdata-int.h"
 
 static const char *const feat_names[] = {
@@ -151,6 +153,19 @@ static int event_desc(struct rd *r, struct perf_file *f)
 	return r->bad ? -1 : 0;
 }
 
+static void free_caches(struct perf_file_header *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nr_caches; i++) {
+		free(h->caches[i].type);
+		free(h->caches[i].map);
+	}
+	free(h->caches);
+	h->caches = NULL;
+	h->nr_caches = 0;
+}
+
 /* CACHE: u32 version, u32 nr, then level, line size, sets, ways (u32), type, size, map */
 static int cache_info(struct rd *r, struct perf_file_header *h)
 {
@@ -166,6 +181,13 @@ static int cache_info(struct rd *r, struct perf_file_header *h)
 	m = open_memstream(&s, &len);
 	if (!m)
 		return -1;
+	free_caches(h);
+	h->caches = calloc(n ?: 1, sizeof(*h->caches));
+	if (!h->caches) {
+		fclose(m);
+		free(s);
+		return -1;
+	}
 	for (i = 0; i < n && !r->bad; i++) {
 		uint32_t level = r32(r);
 		char *type, *size, *map;
@@ -176,8 +198,11 @@ static int cache_info(struct rd *r, struct perf_file_header *h)
 		type = rstr(r);
 		size = rstr(r);
 		map = rstr(r);
-		if (type && size && map)
+		if (type && size && map) {
 			fprintf(m, "L%u %-15s %8s [%s]\n", level, type, size, map);
+			h->caches[h->nr_caches++] = (struct perf_cache_level){ level, type, map };
+			type = map = NULL;
+		}
 		free(type);
 		free(size);
 		free(map);
@@ -584,6 +609,49 @@ void pd_header_free(struct perf_file_header *h)
 	free(h->build_ids);
 	free_event_descs(h);
 	free(h->cache_lines);
+	free_caches(h);
 	free(h->mem_topology);
 	free(h->pmu_caps);
+}
+
+struct topology *perf_file__topology(const struct perf_file *f, struct errbuf *err)
+{
+	const struct perf_file_header *h = &f->hdr;
+	struct topology_lists l = { (const char *const *)h->sibling_threads, NULL,
+				    (const char *const *)h->sibling_sockets, h->nr_sibling_threads,
+				    0, h->nr_sibling_sockets, -1, NULL, 0 };
+	struct topology_node *nodes = NULL;
+	const char **llcs = NULL;
+	struct topology *t;
+	size_t i;
+
+	if (!(h->features[0] >> PERF_FEAT_CPU_TOPOLOGY & 1) || !h->nr_sibling_threads) {
+		err__set(err, -ENOENT, "'%s' has no CPU topology (CPU_TOPOLOGY feature)", f->path);
+		return NULL;
+	}
+	/* the LLCs: the highest-level unified caches */
+	for (i = 0; i < h->nr_caches; i++)
+		if (!strcmp(h->caches[i].type, "Unified") && (int)h->caches[i].level > l.llc_level)
+			l.llc_level = (int)h->caches[i].level;
+	llcs = calloc(h->nr_caches ?: 1, sizeof(*llcs));
+	nodes = calloc(h->nr_numa ?: 1, sizeof(*nodes));
+	if (!llcs || !nodes) {
+		t = NULL;
+		err__set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < h->nr_caches; i++)
+		if (!strcmp(h->caches[i].type, "Unified") && (int)h->caches[i].level == l.llc_level)
+			llcs[l.nr_llcs++] = h->caches[i].map;
+	for (i = 0; i < h->nr_numa; i++)
+		nodes[i] = (struct topology_node){ (int)h->numa[i].node, h->numa[i].mem_total,
+						   h->numa[i].mem_free, h->numa[i].cpus };
+	l.llcs = llcs;
+	l.nodes = nodes;
+	l.nr_nodes = h->nr_numa;
+	t = topology__from_lists(&l, err);
+out:
+	free(llcs);
+	free(nodes);
+	return t;
 }

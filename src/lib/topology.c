@@ -28,16 +28,15 @@ struct topology {
 	char root[256];
 };
 
-/* The lowest CPU of the list in @path, or -1; all of them through @each when given. */
-static int cpulist_read(const char *path, void (*each)(int cpu, void *arg), void *arg)
+/* The lowest CPU of a cpu list ("0-3,8"), or -1; all of them through @each when given. */
+static int cpulist_parse(const char *list, void (*each)(int cpu, void *arg), void *arg)
 {
 	struct perf_cpu_map *m;
-	char buf[4096];
 	int i, lowest = -1;
 
-	if (read_file_str(path, buf, sizeof(buf)) || !buf[0])
+	if (!list || !list[0])
 		return -1;
-	m = perf_cpu_map__new(buf);
+	m = perf_cpu_map__new(list);
 	if (!m)
 		return -1;
 	for (i = 0; i < perf_cpu_map__nr(m); i++) {
@@ -52,6 +51,16 @@ static int cpulist_read(const char *path, void (*each)(int cpu, void *arg), void
 	}
 	perf_cpu_map__put(m);
 	return lowest;
+}
+
+/* cpulist_parse() of the file at @path */
+static int cpulist_read(const char *path, void (*each)(int cpu, void *arg), void *arg)
+{
+	char buf[4096];
+
+	if (read_file_str(path, buf, sizeof(buf)))
+		return -1;
+	return cpulist_parse(buf, each, arg);
 }
 
 static void mark_online(int cpu, void *arg)
@@ -295,6 +304,105 @@ out_free:
 	return NULL;
 }
 
+struct group_ctx {
+	int *group, id, nr;
+};
+
+static void mark_group(int cpu, void *arg)
+{
+	struct group_ctx *g = arg;
+
+	if (cpu < g->nr)
+		g->group[cpu] = g->id;
+}
+
+/* each CPU of each list in @group (-1 elsewhere), named by its list's lowest CPU */
+static void groups_of(struct topology *t, int *group, const char *const *lists, size_t nr)
+{
+	struct group_ctx g = { group, 0, t->nr };
+	size_t i;
+	int cpu;
+
+	for (cpu = 0; cpu < t->nr; cpu++)
+		group[cpu] = -1;
+	for (i = 0; i < nr; i++) {
+		g.id = cpulist_parse(lists[i], NULL, NULL);
+		if (g.id >= 0)
+			cpulist_parse(lists[i], mark_group, &g);
+	}
+}
+
+static void mark_max(int cpu, void *arg)
+{
+	int *max = arg;
+
+	if (cpu > *max)
+		*max = cpu;
+}
+
+struct topology *topology__from_lists(const struct topology_lists *l, struct errbuf *err)
+{
+	struct topology *t = calloc(1, sizeof(*t));
+	int max = -1, cpu, i;
+	size_t k;
+
+	if (!t)
+		goto nomem;
+	snprintf(t->root, sizeof(t->root), "(recorded)");
+	for (k = 0; k < l->nr_cores; k++)
+		cpulist_parse(l->cores[k], mark_max, &max);
+	if (max < 0) {
+		err__set(err, -EINVAL, "the CPU topology lists no CPU");
+		goto out_free;
+	}
+	t->nr = max + 1;
+	t->online = calloc(t->nr, sizeof(bool));
+	t->core = calloc(t->nr, sizeof(int));
+	t->llc = calloc(t->nr, sizeof(int));
+	t->node = calloc(t->nr, sizeof(int));
+	t->pkg = calloc(t->nr, sizeof(int));
+	t->nodes = calloc(l->nr_nodes ?: 1, sizeof(*t->nodes));
+	if (!t->online || !t->core || !t->llc || !t->node || !t->pkg || !t->nodes)
+		goto nomem;
+	groups_of(t, t->core, l->cores, l->nr_cores);
+	for (cpu = 0; cpu < t->nr; cpu++)
+		t->online[cpu] = t->core[cpu] >= 0;
+	groups_of(t, t->pkg, l->pkgs, l->nr_pkgs);
+	groups_of(t, t->llc, l->llcs, l->nr_llcs);
+	t->llc_from_cache = l->nr_llcs > 0;
+	t->llc_level = t->llc_from_cache ? l->llc_level : -1;
+	for (cpu = 0; cpu < t->nr; cpu++) {
+		if (t->pkg[cpu] < 0)
+			t->pkg[cpu] = 0;
+		if (t->online[cpu] && t->llc[cpu] < 0)	/* no cache information: per package */
+			for (i = 0; i <= cpu; i++)
+				if (t->online[i] && t->pkg[i] == t->pkg[cpu]) {
+					t->llc[cpu] = i;
+					break;
+				}
+		t->node[cpu] = -1;
+	}
+	for (k = 0; k < l->nr_nodes; k++) {
+		struct group_ctx g = { t->node, l->nodes[k].id, t->nr };
+
+		t->nodes[k].id = l->nodes[k].id;
+		t->nodes[k].total_kb = l->nodes[k].total_kb;
+		t->nodes[k].free_kb = l->nodes[k].free_kb;
+		cpulist_parse(l->nodes[k].cpus, mark_group, &g);
+	}
+	t->nr_nodes = l->nr_nodes ?: 1;
+	qsort(t->nodes, t->nr_nodes, sizeof(*t->nodes), node_cmp);
+	for (cpu = 0; cpu < t->nr; cpu++)
+		if (t->online[cpu] && t->node[cpu] < 0)
+			t->node[cpu] = t->nodes[0].id;
+	return t;
+nomem:
+	err__set(err, -ENOMEM, "out of memory");
+out_free:
+	topology__delete(t);
+	return NULL;
+}
+
 void topology__delete(struct topology *t)
 {
 	int i;
@@ -400,7 +508,7 @@ char *topology__describe(const struct topology *t)
 	if (t->llc_from_cache)
 		fprintf(f, "llc groups (L%d):\n", t->llc_level);
 	else
-		fprintf(f, "llc groups (no cache information in sysfs: one per package):\n");
+		fprintf(f, "llc groups (no cache information: one per package):\n");
 	for (cpu = 0; cpu < t->nr; cpu++) {
 		if (!t->online[cpu] || t->llc[cpu] != cpu)
 			continue;

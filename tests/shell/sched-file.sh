@@ -6,7 +6,8 @@
 #    perf script's timestamps) agrees with an independent awk computation over the fixture's
 #    `perf script` output, with the same rule: from sched_waking (or sched_wakeup_new) of a task
 #    not on a CPU to its next switch in; a switch out first drops the wakeup;
-#  - the wakeup path classes add up to the total, and the IPIs match perf script's count.
+#  - the wakeup path classes add up to the total, and the IPIs match perf script's count;
+#  - --topology shows the recording machine's topology, from the file.
 source "$(dirname "$0")/lib.sh"
 need_fixtures
 data=$FIXTURES/local/sched-pingpong.data
@@ -95,6 +96,15 @@ grep -q 'ttwu_queue_wakelist+0x11d -> generic_smp_call_function_single_interrupt
 	echo "note: IPI call sites not symbolized as in perf script (another kernel's kallsyms?)"
 echo "classes add up to $total wakeups; $ipis IPIs as in perf script"
 
+# 4. --topology with -i: the recording machine's (its header: 2 CPUs, one node of 5,728,032 kB,
+# no cache information), not this machine's
+"$SCHEDLENS" sched -i "$data" --topology >"$TMP/topo" 2>"$TMP/topo.err" ||
+	fail "sched -i --topology failed"
+grep -q '^node 0 size: 5593 MB$' "$TMP/topo" || { head -9 "$TMP/topo"; fail "not the file's node size"; }
+grep -q '^llc 0 node 0 cpus: 0 1$' "$TMP/topo" || fail "not the file's LLC group"
+grep -q warning "$TMP/topo.err" && fail "a warning with the file's topology: $(cat "$TMP/topo.err")"
+echo "--topology -i: the recording machine's topology, from the file's header"
+
 # the IPI call sites through the persistent lookup cache: the same report from a cold cache,
 # a warm one (kallsyms not read again), a corrupt one, and none; --no-cache writes nothing
 ks=$TMP/kallsyms
@@ -118,3 +128,4 @@ SCHEDLENS_CACHE_DIR=$TMP/nocache "$SCHEDLENS" sched -i "$data" --kallsyms "$ks" 
 cmp -s "$TMP/cold" "$TMP/none" || fail "--no-cache changes the report"
 [ ! -e "$TMP/nocache" ] || fail "--no-cache wrote a cache"
 echo "IPI call sites: the same report from a cold, warm, corrupt and no cache"
+

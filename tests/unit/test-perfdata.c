@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "schedlens/perfdata.h"
+#include "schedlens/topology.h"
 
 static char tmpdir[256];
 
@@ -600,6 +601,39 @@ START_TEST(test_copy_fixtures)
 }
 END_TEST
 
+/* the recording machine's topology from the header: a Ryzen 9 3900X, four L3s of 3 cores x 2 */
+START_TEST(test_topology)
+{
+	struct errbuf err = { "" };
+	struct perf_file *f;
+	struct topology *t;
+
+	ck_assert_int_eq(perf_file__open(&f, fixture("real/zen2-sched-switch-zstd-5.18.data"),
+					 &err), 0);
+	t = perf_file__topology(f, &err);
+	ck_assert_msg(t, "%s", err.msg);
+	ck_assert_int_eq(topology__nr_cpus(t), 24);
+	ck_assert(topology__llc_from_cache(t));
+	ck_assert_int_eq(topology__core(t, 12), 0);
+	ck_assert_int_eq(topology__llc(t, 14), 0);
+	ck_assert_int_eq(topology__llc(t, 15), 3);
+	ck_assert_int_eq(topology__llc(t, 23), 9);
+	ck_assert_int_eq(topology__node(t, 23), 0);
+	ck_assert_int_eq(topology__classify(t, 0, 12), MIGR_SAME_CORE);
+	ck_assert_int_eq(topology__classify(t, 0, 14), MIGR_SAME_LLC);
+	ck_assert_int_eq(topology__classify(t, 2, 3), MIGR_OTHER_LLC);
+	ck_assert_int_eq(topology__classify(t, 2, 24), MIGR_UNKNOWN);
+	topology__delete(t);
+	perf_file__delete(f);
+
+	/* a file without CPU_TOPOLOGY says so */
+	ck_assert_int_eq(perf_file__open(&f, fixture("real/piped-hwevents-3.8.data"), &err), 0);
+	ck_assert_ptr_null(perf_file__topology(f, &err));
+	ck_assert_msg(strstr(err.msg, "no CPU topology"), "%s", err.msg);
+	perf_file__delete(f);
+}
+END_TEST
+
 START_TEST(test_names)
 {
 	struct perf_event_attr a = { .type = PERF_TYPE_HW_CACHE, .config = 0x10000,
@@ -641,6 +675,7 @@ int main(int argc, char **argv)
 	tcase_add_test(tc, test_truncated);
 	tcase_add_test(tc, test_corrupt_fields);
 	tcase_add_test(tc, test_copy_fixtures);
+	tcase_add_test(tc, test_topology);
 	tcase_add_test(tc, test_names);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
