@@ -82,5 +82,8 @@ void report__print_header(const struct perf_file *f, const char *path);
 
 /* the table header's dotted line under the share columns and @n key columns of widths @w */
 void report__print_rule(const size_t *w, size_t n);
+/* a row's share columns: the event and the two shares after -t SEP, else "  12.34%   5.67%" */
+void report__print_shares(const struct report *r, size_t idx, double period_pct,
+			  double samples_pct);
 
 #endif

@@ -443,10 +443,7 @@ void report__print_labels(struct report *r, size_t idx)
 		}
 		if (pp < o->percent_limit)
 			continue;
-		if (o->sep)
-			printf("%s%s%.4f%s%.4f", r->info->evsels[idx].name, o->sep, pp, o->sep, sp);
-		else
-			printf("%9.2f%% %8.2f%%", pp, sp);
+		report__print_shares(r, idx, pp, sp);
 		snprintf(lab, sizeof(lab), "%s", v[i].key);
 		nk = symrep__split(lab, f, SYMREP_MAX_KEYS);
 		for (j = 0; j < nk; j++)

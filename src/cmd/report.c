@@ -208,6 +208,18 @@ void report__print_rule(const size_t *w, size_t n)
 	printf("\n#\n");
 }
 
+void report__print_shares(const struct report *r, size_t idx, double period_pct,
+			  double samples_pct)
+{
+	const char *sep = r->o->sep;
+
+	if (sep)
+		printf("%s%s%.4f%s%.4f", r->info->evsels[idx].name, sep, period_pct, sep,
+		       samples_pct);
+	else
+		printf("%9.2f%% %8.2f%%", period_pct, samples_pct);
+}
+
 static void print_hist(struct report *r, size_t idx)
 {
 	const struct report_opts *o = r->o;
@@ -236,10 +248,7 @@ static void print_hist(struct report *r, size_t idx)
 
 		if (pp < o->percent_limit)
 			continue;
-		if (o->sep)
-			printf("%s%s%.4f%s%.4f", r->info->evsels[idx].name, o->sep, pp, o->sep, sp);
-		else
-			printf("%9.2f%% %8.2f%%", pp, sp);
+		report__print_shares(r, idx, pp, sp);
 		for (j = 0; j < o->nr_sorts; j++) {
 			fputs(o->sep ?: "  ", stdout);
 			print_key(&v[i].key, o->sorts[j], o->sep ? 0 : (int)w[j], o->sep);

@@ -231,11 +231,11 @@ static struct topology *file_topology(struct perf_file *f)
 static int sched_file(const struct sched_opts *o, struct schedan_opts *ao, struct schedan **an,
 		      struct topology **topo)
 {
+#ifdef HAVE_PERFDATA
 	struct errbuf err = { "" };
 	struct stream_ops ops;
-	int ret;
-#ifdef HAVE_PERFDATA
 	struct perf_file *f;
+	int ret;
 
 	ret = perf_file__open(&f, o->input, &err);
 	if (ret) {
@@ -244,32 +244,29 @@ static int sched_file(const struct sched_opts *o, struct schedan_opts *ao, struc
 	}
 	*topo = file_topology(f);
 	ao->topo = *topo;
-#endif
 	*an = schedan__new(ao, &err);
 	if (!*an) {
 		fprintf(stderr, "schedlens sched: %s\n", err.msg);
-#ifdef HAVE_PERFDATA
 		perf_file__delete(f);
-#endif
 		return 1;
 	}
 	schedan__ops(*an, &ops);
-#ifdef HAVE_PERFDATA
 	ret = perf_file__run(f, &ops, &err);
 	perf_file__delete(f);
-#else
-	ret = err__set(&err, -ENOTSUP, "cannot read '%s': this build has no perf.data reader",
-		       o->input);
-#endif
-	if (ret && schedan__error(*an)[0]) {
-		fprintf(stderr, "schedlens sched: %s\n", schedan__error(*an));
-		return 1;
-	}
 	if (ret) {
-		fprintf(stderr, "schedlens sched: %s\n", err.msg);
+		fprintf(stderr, "schedlens sched: %s\n",
+			schedan__error(*an)[0] ? schedan__error(*an) : err.msg);
 		return 1;
 	}
 	return 0;
+#else
+	(void)ao;
+	(void)an;
+	(void)topo;
+	fprintf(stderr, "schedlens sched: cannot read '%s': this build has no perf.data reader\n",
+		o->input);
+	return 1;
+#endif
 }
 
 static int sched_json(const struct sched_opts *o, struct schedan *an, int code)

@@ -107,6 +107,22 @@ static int cpu_llc(const struct topology *t, int cpu, int *level)
 	return best;
 }
 
+/* no cache information (for @all CPUs, else where it is missing): one LLC per package, named
+ * by its lowest CPU */
+static void llc_by_package(struct topology *t, bool all)
+{
+	int cpu, c;
+
+	for (cpu = 0; cpu < t->nr; cpu++) {
+		if (!t->online[cpu] || (!all && t->llc[cpu] >= 0))
+			continue;
+		for (c = 0; c <= cpu; c++)
+			if (t->online[c] && t->pkg[c] == t->pkg[cpu])
+				break;
+		t->llc[cpu] = c;
+	}
+}
+
 static void topology__cpus(struct topology *t)
 {
 	char path[512];
@@ -138,20 +154,10 @@ static void topology__cpus(struct topology *t)
 		else if (level > t->llc_level)
 			t->llc_level = level;
 	}
-	if (t->llc_from_cache)
-		return;
-	/* no cache information: one LLC per package, named by its lowest CPU */
-	for (cpu = 0; cpu < t->nr; cpu++) {
-		int c;
-
-		if (!t->online[cpu])
-			continue;
-		for (c = 0; c <= cpu; c++)
-			if (t->online[c] && t->pkg[c] == t->pkg[cpu])
-				break;
-		t->llc[cpu] = c;
+	if (!t->llc_from_cache) {
+		llc_by_package(t, true);
+		t->llc_level = -1;
 	}
-	t->llc_level = -1;
 }
 
 struct node_ctx {
@@ -211,12 +217,23 @@ static void node_distance(struct topology *t, struct node_info *ni)
 	}
 }
 
+/* the nodes in id order; an online CPU no node lists is on the first */
+static void nodes_sort(struct topology *t)
+{
+	int cpu;
+
+	qsort(t->nodes, t->nr_nodes, sizeof(*t->nodes), node_cmp);
+	for (cpu = 0; cpu < t->nr; cpu++)
+		if (t->online[cpu] && t->node[cpu] < 0)
+			t->node[cpu] = t->nodes[0].id;
+}
+
 static int topology__nodes(struct topology *t)
 {
 	char path[512];
 	struct dirent *d;
 	DIR *dir;
-	int cpu, id;
+	int id;
 	char tail;
 
 	snprintf(path, sizeof(path), "%s/devices/system/node", t->root);
@@ -252,10 +269,7 @@ static int topology__nodes(struct topology *t)
 			return -ENOMEM;
 		t->nr_nodes = 1;
 	}
-	qsort(t->nodes, t->nr_nodes, sizeof(*t->nodes), node_cmp);
-	for (cpu = 0; cpu < t->nr; cpu++)
-		if (t->online[cpu] && t->node[cpu] < 0)
-			t->node[cpu] = t->nodes[0].id;
+	nodes_sort(t);
 	return 0;
 }
 
@@ -343,12 +357,11 @@ static void mark_max(int cpu, void *arg)
 struct topology *topology__from_lists(const struct topology_lists *l, struct errbuf *err)
 {
 	struct topology *t = calloc(1, sizeof(*t));
-	int max = -1, cpu, i;
+	int max = -1, cpu;
 	size_t k;
 
 	if (!t)
 		goto nomem;
-	snprintf(t->root, sizeof(t->root), "(recorded)");
 	for (k = 0; k < l->nr_cores; k++)
 		cpulist_parse(l->cores[k], mark_max, &max);
 	if (max < 0) {
@@ -368,20 +381,15 @@ struct topology *topology__from_lists(const struct topology_lists *l, struct err
 	for (cpu = 0; cpu < t->nr; cpu++)
 		t->online[cpu] = t->core[cpu] >= 0;
 	groups_of(t, t->pkg, l->pkgs, l->nr_pkgs);
-	groups_of(t, t->llc, l->llcs, l->nr_llcs);
-	t->llc_from_cache = l->nr_llcs > 0;
-	t->llc_level = t->llc_from_cache ? l->llc_level : -1;
 	for (cpu = 0; cpu < t->nr; cpu++) {
 		if (t->pkg[cpu] < 0)
 			t->pkg[cpu] = 0;
-		if (t->online[cpu] && t->llc[cpu] < 0)	/* no cache information: per package */
-			for (i = 0; i <= cpu; i++)
-				if (t->online[i] && t->pkg[i] == t->pkg[cpu]) {
-					t->llc[cpu] = i;
-					break;
-				}
 		t->node[cpu] = -1;
 	}
+	groups_of(t, t->llc, l->llcs, l->nr_llcs);
+	t->llc_from_cache = l->nr_llcs > 0;
+	t->llc_level = t->llc_from_cache ? l->llc_level : -1;
+	llc_by_package(t, false);
 	for (k = 0; k < l->nr_nodes; k++) {
 		struct group_ctx g = { t->node, l->nodes[k].id, t->nr };
 
@@ -391,10 +399,7 @@ struct topology *topology__from_lists(const struct topology_lists *l, struct err
 		cpulist_parse(l->nodes[k].cpus, mark_group, &g);
 	}
 	t->nr_nodes = l->nr_nodes ?: 1;
-	qsort(t->nodes, t->nr_nodes, sizeof(*t->nodes), node_cmp);
-	for (cpu = 0; cpu < t->nr; cpu++)
-		if (t->online[cpu] && t->node[cpu] < 0)
-			t->node[cpu] = t->nodes[0].id;
+	nodes_sort(t);
 	return t;
 nomem:
 	err__set(err, -ENOMEM, "out of memory");
