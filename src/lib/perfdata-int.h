@@ -37,6 +37,10 @@ struct pd_evsel {
 	bool named;			/* name came from the file */
 	struct sample_layout layout;
 	struct stream_sample tmpl;	/* what a sample starts from: event, defaults */
+	/* the last sample delivered, when every field a sample sets is a fixed one or RAW: the
+	 * next one overwrites just those (the layout sets the same ones each time) */
+	struct stream_sample cur;
+	bool cur_ready;
 };
 
 /* One queued record: data points into the mmap or a refcounted chunk. */

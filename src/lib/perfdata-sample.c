@@ -71,15 +71,15 @@ static inline uint64_t at64(const uint8_t *b, int i)
 	return v;
 }
 
-/* a sample in host byte order: the event's template, then the fields its layout places */
-static int parse_native(const struct pd_evsel *e, const struct perf_event_header *h,
-			struct stream_sample *s)
+/* the fields a sample's layout places, in host byte order, over @s: the event's template or
+ * its previous sample */
+static inline int parse_fixed(const struct pd_evsel *e, const struct perf_event_header *h,
+			      struct stream_sample *s)
 {
 	const struct sample_layout *l = &e->layout;
 	const uint8_t *b = (const uint8_t *)(h + 1), *end = (const uint8_t *)h + h->size;
 	uint32_t n;
 
-	*s = e->tmpl;
 	s->misc = h->misc;
 	if (h->size < sizeof(*h) + l->fixed_len)
 		return -EINVAL;
@@ -116,6 +116,21 @@ static int parse_native(const struct pd_evsel *e, const struct perf_event_header
 	return 0;
 }
 
+/* a sample in host byte order: the event's template, then the fields its layout places */
+static int parse_native(const struct pd_evsel *e, const struct perf_event_header *h,
+			struct stream_sample *s)
+{
+	*s = e->tmpl;
+	return parse_fixed(e, h, s);
+}
+
+static int bad_sample(struct perf_file *f, const struct pd_evsel *e,
+		      const struct perf_event_header *h, uint64_t off)
+{
+	return pd_bad(f, off, "%s sample of %u bytes is too short for its sample_type 0x%llx",
+		      e->tmpl.evsel->name, h->size, (unsigned long long)e->sample_type);
+}
+
 int pd_sample_parse(struct perf_file *f, struct pd_evsel *e, const struct perf_event_header *h,
 		    struct stream_sample *s, uint64_t off)
 {
@@ -147,10 +162,7 @@ int pd_sample_parse(struct perf_file *f, struct pd_evsel *e, const struct perf_e
 	if (!(t & PERF_SAMPLE_PERIOD))
 		s->period = e->ev.attr.sample_period;	/* perf's default */
 out:
-	if (ret)
-		return pd_bad(f, off, "%s sample of %u bytes is too short for its sample_type 0x%llx",
-			      e->tmpl.evsel->name, h->size, (unsigned long long)e->sample_type);
-	return 0;
+	return ret ? bad_sample(f, e, h, off) : 0;
 }
 
 /* a NUL-terminated string at p, at most len bytes, or a truncated copy */
@@ -254,14 +266,25 @@ static int deliver_other(struct perf_file *f, const struct perf_event_header *h,
 		      h->size);
 }
 
-int pd_deliver(struct perf_file *f, const struct perf_event_header *h, struct pd_evsel *e,
-	       uint64_t off)
+static int deliver_sample(struct perf_file *f, const struct perf_event_header *h,
+			  struct pd_evsel *e, uint64_t off)
 {
 	const struct stream_ops *o = f->ops;
+	const struct stream_sample *sp;
 	struct stream_sample s;
 	int ret;
 
-	if (h->type == PERF_RECORD_SAMPLE) {
+	if (e && !f->swap && (!e->layout.has_tail || e->layout.raw_only)) {
+		/* the common case: no template to copy, the previous sample's fields are all
+		 * overwritten (tracepoints, and samples without callchains or registers) */
+		if (!e->cur_ready) {
+			e->cur = e->tmpl;
+			e->cur_ready = true;
+		}
+		if (parse_fixed(e, h, &e->cur))
+			return bad_sample(f, e, h, off);
+		sp = &e->cur;
+	} else {
 		ret = pd_sample_parse(f, e, h, &s, off);
 		if (ret > 0) {
 			f->stats.nr_unknown_id++;
@@ -269,11 +292,22 @@ int pd_deliver(struct perf_file *f, const struct perf_event_header *h, struct pd
 		}
 		if (ret)
 			return ret;
-		f->stats.nr_samples++;
-		if (o->raw && (ret = o->raw(o->ctx, h, h + 1)))
-			return ret;
-		return o->sample ? o->sample(o->ctx, &s) : 0;
+		sp = &s;
 	}
+	f->stats.nr_samples++;
+	if (o->raw && (ret = o->raw(o->ctx, h, h + 1)))
+		return ret;
+	return o->sample ? o->sample(o->ctx, sp) : 0;
+}
+
+int pd_deliver(struct perf_file *f, const struct perf_event_header *h, struct pd_evsel *e,
+	       uint64_t off)
+{
+	const struct stream_ops *o = f->ops;
+	int ret;
+
+	if (h->type == PERF_RECORD_SAMPLE)
+		return deliver_sample(f, h, e, off);
 	if (o->raw && (ret = o->raw(o->ctx, h, h + 1)))
 		return ret;
 	return deliver_other(f, h, off);
