@@ -348,7 +348,8 @@ struct pd_evsel *pd_evsel_for_id(struct perf_file *f, uint64_t id)
 
 	if (f->id_dense)
 		return id - f->id_min < f->id_span ? f->id_dense[id - f->id_min] : NULL;
-
+	if (!f->nr_ids)
+		return NULL;
 	if (f->idcache[c].evsel && f->idcache[c].id == id)
 		return f->idcache[c].evsel;
 	if (!f->ids_sorted) {

@@ -66,3 +66,11 @@ expect_rc 0 "$SCHEDLENS" report --stats -i - <"$FIXTURES/real/piped-hwevents-3.8
 diff -u "$refs/piped-hwevents-3.8.data.stats.txt" "$TMP/out" || fail "stdin: --stats differs"
 cat "$FIXTURES/real/celeron-hwevents-3.4.data" | { "$SCHEDLENS" report --stats -i - >/dev/null 2>"$TMP/err"; echo $? >"$TMP/rc"; }
 [ "$(cat "$TMP/rc")" = 1 ] && grep -q "cannot be streamed" "$TMP/err" || fail "file mode on a pipe: $(cat "$TMP/err")"
+
+# inputs the fuzzer found crashing (tests/fuzz): each gets its clear error, and under
+# `make asan` no sanitizer report (UBSan's nonnull check reports and goes on)
+for f in "$(dirname "$0")"/../data/fuzz/perfdata-*.data; do
+	expect_rc 1 "$SCHEDLENS" report --sort sym -i "$f"
+	grep -q "at byte offset" "$TMP/err" && ! grep -q "runtime error" "$TMP/err" ||
+		fail "$(basename "$f"): $(cat "$TMP/err")"
+done
