@@ -4,8 +4,10 @@
 # `perf sched timehist -s` on the same file, a ping-pong recorded here with the scheduler and
 # IPI tracepoints (reused from /tmp when already there), median wall and CPU time of N runs each,
 # and the least CPU time (the steadiest figure on a shared machine). schedlens runs with the
-# persistent lookup cache warm (the first run fills it) and with --no-cache.
+# persistent lookup cache warm (the first run fills it) and with --no-cache. Two page-cache
+# states of the same bytes (lib-bench.sh): read back from disk, and just written.
 set -u
+. "$(dirname "$0")/lib-bench.sh"
 sl=${SCHEDLENS:-build/schedlens}
 n=${BENCH_RUNS:-5}
 loops=${BENCH_SCHED_LOOPS:-100000}
@@ -33,32 +35,50 @@ t() {
 }
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
-: >/tmp/bench-sched.sl; : >/tmp/bench-sched.perf; : >/tmp/bench-sched.cold
-for ((i = 0; i < n; i++)); do
-	t "$sl" sched -i "$data" >>/tmp/bench-sched.sl
-	t "$sl" sched -i "$data" --no-cache >>/tmp/bench-sched.cold
-	t perf sched timehist -s -i "$data" >>/tmp/bench-sched.perf
-done
-sw=$(cut -d' ' -f1 /tmp/bench-sched.sl | median); sc=$(cut -d' ' -f2 /tmp/bench-sched.sl | median)
-pw=$(cut -d' ' -f1 /tmp/bench-sched.perf | median); pc=$(cut -d' ' -f2 /tmp/bench-sched.perf | median)
-cw=$(cut -d' ' -f1 /tmp/bench-sched.cold | median); cc=$(cut -d' ' -f2 /tmp/bench-sched.cold | median)
-cl=$(cut -d' ' -f2 /tmp/bench-sched.cold | sort -n | head -1)
-sl=$(cut -d' ' -f2 /tmp/bench-sched.sl | sort -n | head -1)
-pl=$(cut -d' ' -f2 /tmp/bench-sched.perf | sort -n | head -1)
-awk -v r="$records" -v sw="$sw" -v sc="$sc" -v pw="$pw" -v pc="$pc" -v n="$n" -v f="$data" \
-	-v sl="$sl" -v pl="$pl" -v cw="$cw" -v cc="$cc" -v cl="$cl" \
-	-v sz="$(stat -c %s "$data")" 'BEGIN {
-	printf "%s (%.1f MB, %d records), median of %d:\n", f, sz / 1e6, r, n
-	printf "  %-26s %8s %14s %8s %14s %12s\n", "", "wall s", "records/s", "cpu s", "records/cpu-s",
-		"least cpu s"
-	printf "  %-26s %8.3f %14.0f %8.3f %14.0f %12.3f\n", "schedlens sched -i", sw, r / sw, sc,
-		r / sc, sl
-	printf "  %-26s %8.3f %14.0f %8.3f %14.0f %12.3f\n", "  --no-cache (kallsyms)", cw,
-		r / cw, cc, r / cc, cl
-	printf "  %-26s %8.3f %14.0f %8.3f %14.0f %12.3f\n", "perf sched timehist -s", pw, r / pw, pc,
-		r / pc, pl
-	printf "  schedlens/perf rate: %.1fx wall, %.1fx cpu, %.1fx least cpu (target >= 10x)\n",
-		pw / sw, pc / sc, pl / sl
-	printf "  with --no-cache (IPI call sites looked up in /proc/kallsyms): %.1fx wall, %.1fx cpu, " \
-		"%.1fx least cpu\n", pw / cw, pc / cc, pl / cl }'
-rm -f /tmp/bench-sched.stat /tmp/bench-sched.sl /tmp/bench-sched.cold /tmp/bench-sched.perf /tmp/bench-sched.out /tmp/bench-sched.err
+# one page-cache state of $1: median wall and CPU, least CPU of n runs of each tool
+state() {
+	local f=$1 nocache=$2 i
+	: >/tmp/bench-sched.sl; : >/tmp/bench-sched.perf; : >/tmp/bench-sched.cold
+	for ((i = 0; i < n; i++)); do
+		t "$sl" sched -i "$f" >>/tmp/bench-sched.sl
+		[ "$nocache" = 1 ] && t "$sl" sched -i "$f" --no-cache >>/tmp/bench-sched.cold
+		t perf sched timehist -s -i "$f" >>/tmp/bench-sched.perf
+	done
+	sw=$(cut -d' ' -f1 /tmp/bench-sched.sl | median); sc=$(cut -d' ' -f2 /tmp/bench-sched.sl | median)
+	pw=$(cut -d' ' -f1 /tmp/bench-sched.perf | median); pc=$(cut -d' ' -f2 /tmp/bench-sched.perf | median)
+	sl_=$(cut -d' ' -f2 /tmp/bench-sched.sl | sort -n | head -1)
+	pl=$(cut -d' ' -f2 /tmp/bench-sched.perf | sort -n | head -1)
+	row "schedlens sched -i" "$sw" "$sc" "$sl_"
+	if [ "$nocache" = 1 ]; then
+		cw=$(cut -d' ' -f1 /tmp/bench-sched.cold | median)
+		cc=$(cut -d' ' -f2 /tmp/bench-sched.cold | median)
+		cl=$(cut -d' ' -f2 /tmp/bench-sched.cold | sort -n | head -1)
+		row "  --no-cache (kallsyms)" "$cw" "$cc" "$cl"
+	fi
+	row "perf sched timehist -s" "$pw" "$pc" "$pl"
+	awk -v sw="$sw" -v sc="$sc" -v pw="$pw" -v pc="$pc" -v sl="$sl_" -v pl="$pl" 'BEGIN {
+		printf "    schedlens/perf rate: %.1fx wall, %.1fx cpu, %.1fx least cpu (target >= 10x)\n",
+			pw / sw, pc / sc, pl / sl }'
+	if [ "$nocache" = 1 ]; then
+		awk -v cw="$cw" -v cc="$cc" -v pw="$pw" -v pc="$pc" -v cl="$cl" -v pl="$pl" 'BEGIN {
+			printf "    with --no-cache (IPI call sites looked up in /proc/kallsyms): %.1fx wall, " \
+				"%.1fx cpu, %.1fx least cpu\n", pw / cw, pc / cc, pl / cl }'
+	fi
+}
+row() {
+	awk -v name="$1" -v w="$2" -v c="$3" -v l="$4" -v r="$records" 'BEGIN {
+		printf "    %-26s %8.3f %14.0f %8.3f %14.0f %12.3f\n", name, w, r / w, c, r / c, l }'
+}
+
+printf "%s (%.1f MB, %d records), median of %d:\n" "$data" "$(stat -c %s "$data" | awk '{ print $1 / 1e6 }')" \
+	"$records" "$n"
+printf "    %-26s %8s %14s %8s %14s %12s\n" "" "wall s" "records/s" "cpu s" "records/cpu-s" \
+	"least cpu s"
+echo "  page cache as a file read back from disk has it (large folios):"
+bench_settle "$data"
+state "$data" 1
+echo "  page cache as small writes leave it (a file perf record has just written: 4 kB pages):"
+bench_small_writes "$data" /tmp/bench-sched.small
+state /tmp/bench-sched.small 0
+rm -f /tmp/bench-sched.stat /tmp/bench-sched.sl /tmp/bench-sched.cold /tmp/bench-sched.perf \
+	/tmp/bench-sched.out /tmp/bench-sched.err /tmp/bench-sched.small
