@@ -69,7 +69,8 @@ struct fld {
 };
 
 struct tid_slot {
-	uint32_t tid, nr;	/* task number + 1, 0 empty */
+	uint32_t tid;
+	struct task *t;		/* NULL: empty */
 };
 
 struct ipi_key {

@@ -98,9 +98,9 @@ static struct task *task__find(const struct schedan *a, uint32_t tid)
 
 	if (!a->index_cap)
 		return NULL;
-	for (i = hash_tid(tid, a->index_cap); a->index[i].nr; i = (i + 1) & mask)
+	for (i = hash_tid(tid, a->index_cap); a->index[i].t; i = (i + 1) & mask)
 		if (a->index[i].tid == tid)
-			return a->tasks[a->index[i].nr - 1];
+			return a->index[i].t;
 	return NULL;
 }
 
@@ -112,9 +112,9 @@ static int index__grow(struct schedan *a)
 	if (!ni)
 		return -ENOMEM;
 	for (i = 0; i < a->nr_tasks; i++) {
-		for (j = hash_tid(a->tasks[i]->tid, cap); ni[j].nr; j = (j + 1) & (cap - 1))
+		for (j = hash_tid(a->tasks[i]->tid, cap); ni[j].t; j = (j + 1) & (cap - 1))
 			;
-		ni[j] = (struct tid_slot){ a->tasks[i]->tid, (uint32_t)i + 1 };
+		ni[j] = (struct tid_slot){ a->tasks[i]->tid, a->tasks[i] };
 	}
 	free(a->index);
 	a->index = ni;
@@ -147,9 +147,9 @@ static struct task *task__new(struct schedan *a, uint32_t tid)
 	t->pending_cpu = -1;
 	t->included = a->opts.root_pid <= 0 || tid == (uint32_t)a->opts.root_pid;
 	a->tasks[a->nr_tasks++] = t;
-	for (j = hash_tid(tid, a->index_cap); a->index[j].nr; j = (j + 1) & (a->index_cap - 1))
+	for (j = hash_tid(tid, a->index_cap); a->index[j].t; j = (j + 1) & (a->index_cap - 1))
 		;
-	a->index[j] = (struct tid_slot){ tid, (uint32_t)a->nr_tasks };
+	a->index[j] = (struct tid_slot){ tid, t };
 	return t;
 }
 
