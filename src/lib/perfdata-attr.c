@@ -305,16 +305,10 @@ void pd_evsels_finish(struct perf_file *f)
 	}
 	for (i = 0; i < f->nr_evsels; i++) {
 		struct pd_evsel *e = f->evsels[i];
-		uint64_t t = e->sample_type;
 
 		memset(&e->tmpl, 0, sizeof(e->tmpl));
 		e->tmpl.evsel = &e->ev;
-		if (!(t & PERF_SAMPLE_TID))
-			e->tmpl.pid = e->tmpl.tid = (uint32_t)-1;
-		if (!(t & PERF_SAMPLE_CPU))
-			e->tmpl.cpu = (uint32_t)-1;
-		if (!(t & PERF_SAMPLE_PERIOD))
-			e->tmpl.period = e->ev.attr.sample_period;	/* perf's default */
+		pd_sample_defaults(e, &e->tmpl);
 	}
 	arr = realloc(f->info.evsels, (f->nr_evsels ?: 1) * sizeof(*arr));
 	if (!arr)
@@ -346,8 +340,6 @@ struct pd_evsel *pd_evsel_for_id(struct perf_file *f, uint64_t id)
 {
 	size_t lo = 0, hi = f->nr_ids, c = id & (ARRAY_SIZE(f->idcache) - 1);
 
-	if (f->id_dense)
-		return id - f->id_min < f->id_span ? f->id_dense[id - f->id_min] : NULL;
 	if (!f->nr_ids)
 		return NULL;
 	if (f->idcache[c].evsel && f->idcache[c].id == id)
@@ -374,7 +366,7 @@ struct pd_evsel *pd_evsel_for_id(struct perf_file *f, uint64_t id)
 
 const struct stream_evsel *perf_file__evsel_by_id(const struct perf_file *f, uint64_t id)
 {
-	struct pd_evsel *e = pd_evsel_for_id((struct perf_file *)f, id);
+	struct pd_evsel *e = pd_evsel_by_id((struct perf_file *)f, id);
 
 	return e && (size_t)e->ev.idx < f->info.nr_evsels ? &f->info.evsels[e->ev.idx] : NULL;
 }

@@ -142,7 +142,7 @@ static int event_desc(struct rd *r, struct perf_file *f)
 		/* a file lists the events in attr order; a pipe's FEATURE record comes after
 		 * its ATTR records, matched by id (before the data: names are final there) */
 		e = !f->pipe ? (i < f->nr_evsels ? f->evsels[i] : NULL)
-			     : !f->begun && nr ? pd_evsel_for_id(f, d->ids[0]) : NULL;
+			     : !f->begun && nr ? pd_evsel_by_id(f, d->ids[0]) : NULL;
 		if (e) {
 			snprintf(e->ev.name, sizeof(e->ev.name), "%s", d->name);
 			e->named = true;

@@ -43,6 +43,19 @@ struct pd_evsel {
 	bool cur_ready;
 };
 
+/* perf's values for the fields a sample of @e does not carry */
+static inline void pd_sample_defaults(const struct pd_evsel *e, struct stream_sample *s)
+{
+	uint64_t t = e->sample_type;
+
+	if (!(t & PERF_SAMPLE_TID))
+		s->pid = s->tid = (uint32_t)-1;
+	if (!(t & PERF_SAMPLE_CPU))
+		s->cpu = (uint32_t)-1;
+	if (!(t & PERF_SAMPLE_PERIOD))
+		s->period = e->ev.attr.sample_period;
+}
+
 /* One queued record: data points into the mmap or a refcounted chunk. */
 struct pd_chunk {
 	size_t refs;
@@ -204,9 +217,18 @@ static inline const uint8_t *rbytes(struct rd *r, uint64_t n)
 int pd_bad(struct perf_file *f, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* perfdata-attr.c */
+int pd_attr_read(struct perf_file *f, const void *p, size_t avail, struct perf_event_attr *attr,
+		 size_t *consumed, uint64_t off);
+void pd_attr_swap_bitfield(struct perf_event_attr *attr);
+int pd_evsel_add(struct perf_file *f, const struct perf_event_attr *attr, const uint64_t *ids,
+		 size_t nr_ids, bool swap_ids);
+void pd_evsels_finish(struct perf_file *f);
+/* the event of id @id among the sorted ids, NULL when none: pd_evsel_by_id() looks first */
 struct pd_evsel *pd_evsel_for_id(struct perf_file *f, uint64_t id);
+void pd_evsels_free(struct perf_file *f);
 
-/* the event of sample id @id: a table lookup when the ids are dense */
+/* the event of id @id: a table lookup when the ids are dense */
 static inline struct pd_evsel *pd_evsel_by_id(struct perf_file *f, uint64_t id)
 {
 	if (f->id_dense)
@@ -215,8 +237,8 @@ static inline struct pd_evsel *pd_evsel_by_id(struct perf_file *f, uint64_t id)
 }
 
 /* the event of a SAMPLE, NULL when its id maps to none */
-static inline struct pd_evsel *pd_evsel_of_sample_inl(struct perf_file *f,
-						      const struct perf_event_header *h)
+static inline struct pd_evsel *pd_evsel_of_sample(struct perf_file *f,
+						  const struct perf_event_header *h)
 {
 	uint64_t off;
 
@@ -230,16 +252,6 @@ static inline struct pd_evsel *pd_evsel_of_sample_inl(struct perf_file *f,
 	return pd_evsel_by_id(f, pd_get64(f, (const uint8_t *)h + off));
 }
 
-/* perfdata-attr.c */
-int pd_attr_read(struct perf_file *f, const void *p, size_t avail, struct perf_event_attr *attr,
-		 size_t *consumed, uint64_t off);
-void pd_attr_swap_bitfield(struct perf_event_attr *attr);
-int pd_evsel_add(struct perf_file *f, const struct perf_event_attr *attr, const uint64_t *ids,
-		 size_t nr_ids, bool swap_ids);
-void pd_evsels_finish(struct perf_file *f);
-struct pd_evsel *pd_evsel_for_id(struct perf_file *f, uint64_t id);
-void pd_evsels_free(struct perf_file *f);
-
 /* perfdata-header.c */
 int pd_map_file(struct perf_file *f);		/* 0, 1 when not a regular file, or -errno */
 int pd_open_file_mode(struct perf_file *f);
@@ -252,8 +264,6 @@ void pd_header_free(struct perf_file_header *h);
 /* perfdata-sample.c */
 int pd_sample_parse(struct perf_file *f, struct pd_evsel *e, const struct perf_event_header *h,
 		    struct stream_sample *s, uint64_t off);
-/* the event of a SAMPLE, NULL when its id maps to none */
-struct pd_evsel *pd_evsel_of_sample(struct perf_file *f, const struct perf_event_header *h);
 /* time of any record, ~0 when it has none; @e: the event of a SAMPLE */
 uint64_t pd_record_time(struct perf_file *f, const struct perf_event_header *h,
 			const struct pd_evsel *e);

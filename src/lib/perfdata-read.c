@@ -377,7 +377,7 @@ static int process_records(struct perf_file *f, uint8_t *p, size_t len, uint64_t
 static inline int sample_at(struct perf_file *f, const struct perf_event_header *h, uint64_t off,
 			    struct pd_chunk *c)
 {
-	struct pd_evsel *e = pd_evsel_of_sample_inl(f, h);
+	struct pd_evsel *e = pd_evsel_of_sample(f, h);
 	uint64_t t = ~0ULL;
 
 	f->stats.nr_records++;

@@ -9,11 +9,6 @@
 #include "perfdata-int.h"
 #include "sample-parse.h"
 
-struct pd_evsel *pd_evsel_of_sample(struct perf_file *f, const struct perf_event_header *h)
-{
-	return pd_evsel_of_sample_inl(f, h);
-}
-
 static struct pd_evsel *evsel_of_other(struct perf_file *f, const struct perf_event_header *h)
 {
 	struct pd_evsel *e;
@@ -23,7 +18,7 @@ static struct pd_evsel *evsel_of_other(struct perf_file *f, const struct perf_ev
 	if (f->nr_evsels == 1 || f->is_pos < 0 || !f->evsels[0]->ev.attr.sample_id_all ||
 	    (uint64_t)f->is_pos * 8 + 8 > h->size)
 		return f->evsels[0];
-	e = pd_evsel_for_id(f, pd_get64(f, (const uint8_t *)h + h->size - 8 * f->is_pos));
+	e = pd_evsel_by_id(f, pd_get64(f, (const uint8_t *)h + h->size - 8 * f->is_pos));
 	return e ?: f->evsels[0];
 }
 
@@ -63,47 +58,20 @@ uint64_t pd_record_time(struct perf_file *f, const struct perf_event_header *h,
 	return ~0ULL;
 }
 
-static inline uint64_t at64(const uint8_t *b, int i)
-{
-	uint64_t v;
-
-	memcpy(&v, b + 8 * i, 8);
-	return v;
-}
-
 /* the fields a sample's layout places, in host byte order, over @s: the event's template or
  * its previous sample */
 static inline int parse_fixed(const struct pd_evsel *e, const struct perf_event_header *h,
 			      struct stream_sample *s)
 {
 	const struct sample_layout *l = &e->layout;
-	const uint8_t *b = (const uint8_t *)(h + 1), *end = (const uint8_t *)h + h->size;
+	const uint8_t *b = (const uint8_t *)(h + 1) + l->fixed_len;
+	const uint8_t *end = (const uint8_t *)h + h->size;
 	uint32_t n;
 
-	s->misc = h->misc;
-	if (h->size < sizeof(*h) + l->fixed_len)
+	if (sample_parse_fixed(l, false, h, s))
 		return -EINVAL;
-	if (l->ip >= 0)
-		s->ip = at64(b, l->ip);
-	if (l->tid >= 0) {
-		memcpy(&s->pid, b + 8 * l->tid, 4);
-		memcpy(&s->tid, b + 8 * l->tid + 4, 4);
-	}
-	if (l->time >= 0)
-		s->time = at64(b, l->time);
-	if (l->addr >= 0)
-		s->addr = at64(b, l->addr);
-	if (l->id >= 0)
-		s->id = at64(b, l->id);
-	if (l->stream_id >= 0)
-		s->stream_id = at64(b, l->stream_id);
-	if (l->cpu >= 0)
-		memcpy(&s->cpu, b + 8 * l->cpu, 4);
-	if (l->period >= 0)
-		s->period = at64(b, l->period);
 	if (!l->has_tail)
 		return 0;
-	b += l->fixed_len;
 	if (!l->raw_only)
 		return sample_parse_tail(&e->ev.attr, false, b, end, NULL, s);
 	if (end - b < 4)
@@ -134,7 +102,6 @@ static int bad_sample(struct perf_file *f, const struct pd_evsel *e,
 int pd_sample_parse(struct perf_file *f, struct pd_evsel *e, const struct perf_event_header *h,
 		    struct stream_sample *s, uint64_t off)
 {
-	uint64_t t;
 	int ret;
 
 	if (!e) {
@@ -152,15 +119,9 @@ int pd_sample_parse(struct perf_file *f, struct pd_evsel *e, const struct perf_e
 			return -ENOMEM;
 		f->scratch_len = PERF_MAX_REC / 8;
 	}
-	t = e->sample_type;
 	ret = sample_parse_layout(&e->layout, &e->ev.attr, true, h, f->scratch, s);
 	s->evsel = e->tmpl.evsel;
-	if (!(t & PERF_SAMPLE_TID))
-		s->pid = s->tid = (uint32_t)-1;
-	if (!(t & PERF_SAMPLE_CPU))
-		s->cpu = (uint32_t)-1;
-	if (!(t & PERF_SAMPLE_PERIOD))
-		s->period = e->ev.attr.sample_period;	/* perf's default */
+	pd_sample_defaults(e, s);
 out:
 	return ret ? bad_sample(f, e, h, off) : 0;
 }

@@ -256,24 +256,6 @@ int sample_parse_tail(const struct perf_event_attr *attr, bool swap, const uint8
 	return sample_tail(&c, attr, out);
 }
 
-static inline uint64_t slot64(const uint8_t *b, int8_t i, bool swap)
-{
-	uint64_t v;
-
-	if (i < 0)
-		return 0;
-	memcpy(&v, b + 8 * i, 8);
-	return swap ? bswap_64(v) : v;
-}
-
-static inline uint32_t slot32(const uint8_t *b, int8_t i, int half, bool swap)
-{
-	uint32_t v;
-
-	memcpy(&v, b + 8 * i + 4 * half, 4);
-	return swap ? bswap_32(v) : v;
-}
-
 int sample_parse_layout(const struct sample_layout *l, const struct perf_event_attr *attr,
 			bool swap, const struct perf_event_header *h, uint64_t *scratch,
 			struct stream_sample *out)
@@ -282,21 +264,8 @@ int sample_parse_layout(const struct sample_layout *l, const struct perf_event_a
 	struct cur c = { b + l->fixed_len, (const uint8_t *)h + h->size, swap, scratch };
 
 	memset(out, 0, sizeof(*out));
-	out->misc = h->misc;
-	if (h->size < sizeof(*h) + l->fixed_len)
+	if (sample_parse_fixed(l, swap, h, out))
 		return -EINVAL;
-	out->ip = slot64(b, l->ip, swap);
-	out->time = slot64(b, l->time, swap);
-	out->addr = slot64(b, l->addr, swap);
-	out->id = slot64(b, l->id, swap);
-	out->stream_id = slot64(b, l->stream_id, swap);
-	out->period = slot64(b, l->period, swap);
-	if (l->tid >= 0) {
-		out->pid = slot32(b, l->tid, 0, swap);
-		out->tid = slot32(b, l->tid, 1, swap);
-	}
-	if (l->cpu >= 0)
-		out->cpu = slot32(b, l->cpu, 0, swap);
 	return l->has_tail ? sample_tail(&c, attr, out) : 0;
 }
 

@@ -3,8 +3,11 @@
 #ifndef SCHEDLENS_SAMPLE_PARSE_H
 #define SCHEDLENS_SAMPLE_PARSE_H
 
+#include <byteswap.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "schedlens/stream.h"
 
@@ -25,6 +28,60 @@ struct sample_layout {
 };
 
 void sample_layout__init(struct sample_layout *l, const struct perf_event_attr *attr);
+
+static inline uint64_t sample_slot64(const uint8_t *b, int i, bool swap)
+{
+	uint64_t v;
+
+	memcpy(&v, b + 8 * i, 8);
+	return swap ? bswap_64(v) : v;
+}
+
+/* the u32 at half @half of slot @i into *@to (a memcpy: the compiler then loads each of the
+ * layout's slots where it is used, not all at once in callee-saved registers) */
+static inline void sample_slot32(const uint8_t *b, int i, int half, bool swap, uint32_t *to)
+{
+	uint32_t v;
+
+	memcpy(&v, b + 8 * i + 4 * half, 4);
+	if (swap)
+		v = bswap_32(v);
+	memcpy(to, &v, 4);
+}
+
+/*
+ * misc and the fixed-size fields @l places into @out; the fields it does not place are left
+ * as they are (zero, an event's template, or its previous sample). -EINVAL when @h is too
+ * short for them.
+ */
+static inline int sample_parse_fixed(const struct sample_layout *l, bool swap,
+				     const struct perf_event_header *h, struct stream_sample *out)
+{
+	const uint8_t *b = (const uint8_t *)(h + 1);
+
+	out->misc = h->misc;
+	if (h->size < sizeof(*h) + l->fixed_len)
+		return -EINVAL;
+	if (l->ip >= 0)
+		out->ip = sample_slot64(b, l->ip, swap);
+	if (l->tid >= 0) {
+		sample_slot32(b, l->tid, 0, swap, &out->pid);
+		sample_slot32(b, l->tid, 1, swap, &out->tid);
+	}
+	if (l->time >= 0)
+		out->time = sample_slot64(b, l->time, swap);
+	if (l->addr >= 0)
+		out->addr = sample_slot64(b, l->addr, swap);
+	if (l->id >= 0)
+		out->id = sample_slot64(b, l->id, swap);
+	if (l->stream_id >= 0)
+		out->stream_id = sample_slot64(b, l->stream_id, swap);
+	if (l->cpu >= 0)
+		sample_slot32(b, l->cpu, 0, swap, &out->cpu);
+	if (l->period >= 0)
+		out->period = sample_slot64(b, l->period, swap);
+	return 0;
+}
 
 /* sample_parse() with the layout of @attr computed beforehand */
 int sample_parse_layout(const struct sample_layout *l, const struct perf_event_attr *attr,
