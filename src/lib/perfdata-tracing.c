@@ -101,11 +101,28 @@ static bool fields_declared(const char *fields, const char *fmt)
 	return true;
 }
 
+/* every "field:" declaration in fields[0..fmt) has its array brackets closed before its ';' */
+static bool fields_closed(const char *fields, const char *fmt)
+{
+	const char *p = fields;
+
+	while ((p = strstr(p, "\tfield:")) && p < fmt) {
+		size_t decl = strcspn(p, ";\n");
+		const char *open = memchr(p, '[', decl);
+
+		if (open && !memchr(open, ']', decl - (size_t)(open - p)))
+			return false;
+		p += decl;
+	}
+	return true;
+}
+
 /*
- * An event format as tracefs writes it: "name:", "ID:", "format:" and a "print fmt:" whose
- * quotes, parentheses and braces balance and whose REC->fields are declared. libtraceevent
- * dereferences NULL on a print fmt cut short or naming an unknown field, so anything else
- * is not handed to it.
+ * An event format as tracefs writes it: "name:", "ID:", "format:" with its field
+ * declarations' brackets closed, and a "print fmt:" whose quotes, parentheses and braces
+ * balance and whose REC->fields are declared. libtraceevent dereferences NULL on a field
+ * declaration or a print fmt cut short or on an unknown field, so anything else is not
+ * handed to it.
  */
 static bool format_sane(const char *buf)
 {
@@ -114,7 +131,7 @@ static bool format_sane(const char *buf)
 	bool quote = false;
 
 	if (strncmp(buf, "name: ", 6) || !strstr(buf, "\nID: ") || !fields || !p || p < fields ||
-	    !fields_declared(fields, p + 12))
+	    !fields_closed(fields, p) || !fields_declared(fields, p + 12))
 		return false;
 	for (p += 12; *p && *p != '\n'; p++) {
 		if (quote) {
