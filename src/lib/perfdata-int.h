@@ -56,13 +56,18 @@ static inline void pd_sample_defaults(const struct pd_evsel *e, struct stream_sa
 		s->period = e->ev.attr.sample_period;
 }
 
-/* One queued record: data points into the mmap or a refcounted chunk. */
+/*
+ * A buffer of records. Chunks are kept in the order they were filled (perf_file.chunks), and
+ * queued records point into them: a chunk goes back once it is filled and no queued record
+ * lies in it. No count per record: a run's records arrived in order, so a run holds records
+ * of a chunk only when that chunk's number is between those of its oldest and newest.
+ */
 struct pd_chunk {
-	size_t refs;
+	uint64_t seq;			/* order of filling */
 	bool live;			/* still being filled */
 	size_t len;
 	struct pd_chunk **pool;		/* free list to go back to, else free() */
-	struct pd_chunk *next;
+	struct pd_chunk *next;		/* the next newer one, or in the pool */
 	char data[];
 };
 
@@ -70,7 +75,6 @@ struct pd_qent {
 	uint64_t time;
 	const struct perf_event_header *rec;
 	struct pd_evsel *evsel;		/* of a SAMPLE, found when it was queued */
-	struct pd_chunk *chunk;
 	uint64_t off;
 };
 
@@ -128,6 +132,8 @@ struct perf_file {
 	char strbuf[4096];
 	/* pipe mode read buffer */
 	struct pd_chunk *chunk_pool;	/* FILE_CHUNK buffers to reuse */
+	struct pd_chunk *chunks, *chunks_last;	/* those in use, oldest first */
+	uint64_t chunk_seq;
 	uint8_t *pbuf;
 	size_t pbuf_len;
 	uint64_t pipe_off;
@@ -272,37 +278,36 @@ int pd_deliver(struct perf_file *f, const struct perf_event_header *h, struct pd
 
 /* perfdata-order.c */
 int pd_queue_push(struct perf_file *f, const struct perf_event_header *h, uint64_t time,
-		  struct pd_evsel *e, struct pd_chunk *chunk, uint64_t off);
+		  struct pd_evsel *e, uint64_t off);
 /* store a record at the end of the queue, in run @last */
 static inline void pd_queue_append(struct pd_queue *q, struct pd_run *last,
 				   const struct perf_event_header *h, uint64_t time,
-				   struct pd_evsel *e, struct pd_chunk *chunk, uint64_t off)
+				   struct pd_evsel *e, uint64_t off)
 {
-	q->v[q->nr++] = (struct pd_qent){ time, h, e, chunk, off };
+	q->v[q->nr++] = (struct pd_qent){ time, h, e, off };
 	last->end++;
 	q->last = time;
-	if (chunk)
-		chunk->refs++;
 	if (time > q->max_time)
 		q->max_time = time;
 }
 
 /* pd_queue_push() when the record extends the last run and there is room: most of them */
 static inline int pd_queue_push_inl(struct perf_file *f, const struct perf_event_header *h,
-				    uint64_t time, struct pd_evsel *e, struct pd_chunk *chunk,
-				    uint64_t off)
+				    uint64_t time, struct pd_evsel *e, uint64_t off)
 {
 	struct pd_queue *q = &f->q;
 	struct pd_run *last = q->nr_runs ? &q->runs[q->nr_runs - 1] : NULL;
 
 	if (!last || last->end != q->nr || time < q->last || q->nr == q->alloc ||
 	    q->nr - q->runs[0].start >= (q->limit ?: PD_QUEUE_DEFAULT_LIMIT))
-		return pd_queue_push(f, h, time, e, chunk, off);
-	pd_queue_append(q, last, h, time, e, chunk, off);
+		return pd_queue_push(f, h, time, e, off);
+	pd_queue_append(q, last, h, time, e, off);
 	return 0;
 }
 int pd_queue_flush(struct perf_file *f, uint64_t limit);
 void pd_queue_free(struct perf_file *f);
+/* the filled chunks no queued record points into go back (all of them with @all) */
+void pd_chunks_release(struct perf_file *f, bool all);
 static inline void pd_chunk_free(struct pd_chunk *c)
 {
 	if (c->pool) {
@@ -311,12 +316,6 @@ static inline void pd_chunk_free(struct pd_chunk *c)
 	} else {
 		free(c);
 	}
-}
-
-static inline void pd_chunk_put(struct pd_chunk *c)
-{
-	if (c && !--c->refs && !c->live)
-		pd_chunk_free(c);
 }
 
 #endif

@@ -122,10 +122,60 @@ static void compact(struct pd_queue *q)
 
 static inline int deliver_one(struct perf_file *f, const struct pd_qent *e)
 {
-	int ret = pd_deliver(f, e->rec, e->evsel, e->off);
+	return pd_deliver(f, e->rec, e->evsel, e->off);
+}
 
-	pd_chunk_put(e->chunk);
-	return ret;
+static bool chunk_holds(const struct pd_chunk *c, const void *p)
+{
+	return (const char *)p >= c->data && (const char *)p < c->data + c->len;
+}
+
+/* the number of the chunk in use that holds @p; UINT64_MAX when none does */
+static uint64_t chunk_seq_of(const struct perf_file *f, const void *p)
+{
+	const struct pd_chunk *c;
+
+	for (c = f->chunks; c; c = c->next)
+		if (chunk_holds(c, p))
+			return c->seq;
+	return UINT64_MAX;
+}
+
+/* whether a queued record lies in @c */
+static bool chunk_pinned(const struct perf_file *f, const struct pd_chunk *c)
+{
+	const struct pd_queue *q = &f->q;
+	size_t r;
+
+	for (r = 0; r < q->nr_runs; r++) {
+		const struct pd_run *run = &q->runs[r];
+		uint64_t first;
+
+		if (run->start == run->end)
+			continue;
+		first = chunk_seq_of(f, q->v[run->start].rec);
+		if (first == c->seq)
+			return true;
+		if (first < c->seq && chunk_seq_of(f, q->v[run->end - 1].rec) >= c->seq)
+			return true;
+	}
+	return false;
+}
+
+void pd_chunks_release(struct perf_file *f, bool all)
+{
+	struct pd_chunk **pp = &f->chunks, *c;
+
+	f->chunks_last = NULL;
+	while ((c = *pp)) {
+		if (!all && (c->live || chunk_pinned(f, c))) {
+			f->chunks_last = c;
+			pp = &c->next;
+			continue;
+		}
+		*pp = c->next;
+		pd_chunk_free(c);
+	}
 }
 
 /* deliver the oldest entries, those not newer than limit, at most max of them */
@@ -146,6 +196,7 @@ static int deliver(struct perf_file *f, uint64_t limit, size_t max)
 				break;
 		}
 		compact(q);
+		pd_chunks_release(f, false);
 		return ret;
 	}
 	if (grow((void **)&q->heap, &q->heap_alloc, k, sizeof(*q->heap)))
@@ -180,6 +231,7 @@ static int deliver(struct perf_file *f, uint64_t limit, size_t max)
 	}
 out:
 	compact(q);
+	pd_chunks_release(f, false);
 	return ret;
 }
 
@@ -189,7 +241,7 @@ int pd_queue_flush(struct perf_file *f, uint64_t limit)
 }
 
 int pd_queue_push(struct perf_file *f, const struct perf_event_header *h, uint64_t time,
-		  struct pd_evsel *e, struct pd_chunk *chunk, uint64_t off)
+		  struct pd_evsel *e, uint64_t off)
 {
 	struct pd_queue *q = &f->q;
 	size_t limit = q->limit ?: PD_QUEUE_DEFAULT_LIMIT;
@@ -211,17 +263,13 @@ int pd_queue_push(struct perf_file *f, const struct perf_event_header *h, uint64
 		last = &q->runs[q->nr_runs++];
 		last->start = last->end = q->nr;
 	}
-	pd_queue_append(q, last, h, time, e, chunk, off);
+	pd_queue_append(q, last, h, time, e, off);
 	return 0;
 }
 
 void pd_queue_free(struct perf_file *f)
 {
-	size_t r, i;
-
-	for (r = 0; r < f->q.nr_runs; r++)
-		for (i = f->q.runs[r].start; i < f->q.runs[r].end; i++)
-			pd_chunk_put(f->q.v[i].chunk);
+	pd_chunks_release(f, true);
 	free(f->q.v);
 	free(f->q.heap);
 	free(f->q.runs);

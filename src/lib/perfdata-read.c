@@ -78,19 +78,30 @@ static int begin(struct perf_file *f)
 }
 
 static int process_records(struct perf_file *f, uint8_t *p, size_t len, uint64_t off,
-			   struct pd_chunk *chunk, size_t *used);
+			   size_t *used);
 
 static struct pd_chunk *chunk_new(size_t len)
 {
 	struct pd_chunk *c = malloc(sizeof(*c) + len);
 
 	if (c) {
-		c->refs = 0;
 		c->live = true;
 		c->len = len;
 		c->pool = NULL;
 	}
 	return c;
+}
+
+/* @c, about to hold records that may be queued, joins the chunks in use */
+static void chunk_track(struct perf_file *f, struct pd_chunk *c)
+{
+	c->seq = f->chunk_seq++;
+	c->next = NULL;
+	if (f->chunks_last)
+		f->chunks_last->next = c;
+	else
+		f->chunks = c;
+	f->chunks_last = c;
 }
 
 /* a FILE_CHUNK buffer from the free list, warm, else a new one that will go back to it */
@@ -99,8 +110,12 @@ static struct pd_chunk *chunk_get(struct perf_file *f)
 	struct pd_chunk *c = f->chunk_pool;
 
 	/* a small data section fits one plain buffer: no huge page to clear */
-	if (f->hdr.data_size + sizeof(*c) < FILE_CHUNK / 2)
-		return chunk_new(f->hdr.data_size ?: 1);
+	if (f->hdr.data_size + sizeof(*c) < FILE_CHUNK / 2) {
+		c = chunk_new(f->hdr.data_size ?: 1);
+		if (c)
+			chunk_track(f, c);
+		return c;
+	}
 
 	if (c) {
 		f->chunk_pool = c->next;
@@ -113,17 +128,17 @@ static struct pd_chunk *chunk_get(struct perf_file *f)
 		c = mem;
 		c->len = FILE_CHUNK - sizeof(*c);
 	}
-	c->refs = 0;
 	c->live = true;
 	c->pool = &f->chunk_pool;
+	chunk_track(f, c);
 	return c;
 }
 
-static void chunk_done(struct pd_chunk *c)
+/* @c is filled: it goes back once no queued record points into it */
+static void chunk_done(struct perf_file *f, struct pd_chunk *c)
 {
 	c->live = false;
-	if (!c->refs)
-		pd_chunk_free(c);
+	pd_chunks_release(f, false);
 }
 
 /* COMPRESSED (zstd frame after the header) and COMPRESSED2 (u64 data_size first) */
@@ -190,7 +205,8 @@ static int decompress(struct perf_file *f, const struct perf_event_header *h, ui
 			c = n;
 		}
 	}
-	ret = process_records(f, (uint8_t *)c->data, out_len, off, c, &used);
+	chunk_track(f, c);
+	ret = process_records(f, (uint8_t *)c->data, out_len, off, &used);
 	if (!ret) {
 		size_t rem = out_len - used;
 		uint8_t *nr = NULL;
@@ -206,7 +222,7 @@ static int decompress(struct perf_file *f, const struct perf_event_header *h, ui
 		f->decomp_rem = nr;
 		f->decomp_rem_len = nr ? rem : 0;
 	}
-	chunk_done(c);
+	chunk_done(f, c);
 	return ret;
 }
 
@@ -273,8 +289,7 @@ static int user_record(struct perf_file *f, const struct perf_event_header *h, u
 	}
 }
 
-static int one_record(struct perf_file *f, const struct perf_event_header *h, uint64_t off,
-		      struct pd_chunk *chunk)
+static int one_record(struct perf_file *f, const struct perf_event_header *h, uint64_t off)
 {
 	struct pd_evsel *e;
 	uint64_t t;
@@ -300,7 +315,7 @@ static int one_record(struct perf_file *f, const struct perf_event_header *h, ui
 	t = pd_record_time(f, h, e);
 	if (!t || t == ~0ULL)
 		return pd_deliver(f, h, e, off);
-	return pd_queue_push(f, h, t, e, chunk, off);
+	return pd_queue_push(f, h, t, e, off);
 }
 
 static void swap_header(struct perf_file *f, struct perf_event_header *h)
@@ -327,7 +342,7 @@ static struct perf_event_header peek_header(struct perf_file *f, const uint8_t *
  * sane file; one that is not is copied to an aligned chunk first so its fields can be used.
  */
 static int record_at(struct perf_file *f, uint8_t *p, const struct perf_event_header *h,
-		     uint64_t off, struct pd_chunk *chunk)
+		     uint64_t off)
 {
 	struct pd_chunk *own = NULL;
 	int ret;
@@ -336,21 +351,21 @@ static int record_at(struct perf_file *f, uint8_t *p, const struct perf_event_he
 		own = chunk_new(h->size);
 		if (!own)
 			return -ENOMEM;
+		chunk_track(f, own);
 		memcpy(own->data, p, h->size);
 		p = (uint8_t *)own->data;
-		chunk = own;
 	}
 	if (f->swap)
 		memcpy(p, h, sizeof(*h));	/* the header in host order from here on */
-	ret = one_record(f, (struct perf_event_header *)p, off, chunk);
+	ret = one_record(f, (struct perf_event_header *)p, off);
 	if (own)
-		chunk_done(own);
+		chunk_done(f, own);
 	return ret;
 }
 
 /* records in p[0..len): stops before an incomplete record, *used says where */
 static int process_records(struct perf_file *f, uint8_t *p, size_t len, uint64_t off,
-			   struct pd_chunk *chunk, size_t *used)
+			   size_t *used)
 {
 	size_t pos = 0;
 	int ret = 0;
@@ -364,7 +379,7 @@ static int process_records(struct perf_file *f, uint8_t *p, size_t len, uint64_t
 		}
 		if (h.size > len - pos)
 			break;
-		ret = record_at(f, p + pos, &h, off, chunk);
+		ret = record_at(f, p + pos, &h, off);
 		if (ret)
 			break;
 		pos += h.size;
@@ -374,8 +389,7 @@ static int process_records(struct perf_file *f, uint8_t *p, size_t len, uint64_t
 }
 
 /* one_record() for a SAMPLE in host order, 8-byte aligned, after begin(): the common case */
-static inline int sample_at(struct perf_file *f, const struct perf_event_header *h, uint64_t off,
-			    struct pd_chunk *c)
+static inline int sample_at(struct perf_file *f, const struct perf_event_header *h, uint64_t off)
 {
 	struct pd_evsel *e = pd_evsel_of_sample(f, h);
 	uint64_t t = ~0ULL;
@@ -386,7 +400,7 @@ static inline int sample_at(struct perf_file *f, const struct perf_event_header 
 		memcpy(&t, (const uint8_t *)h + e->time_off, 8);
 	if (!t || t == ~0ULL)
 		return pd_deliver(f, h, e, off);
-	return pd_queue_push_inl(f, h, t, e, c, off);
+	return pd_queue_push_inl(f, h, t, e, off);
 }
 
 /* SCHEDLENS_MMAP: the records of the data section parsed where the file is mapped */
@@ -413,9 +427,9 @@ static int run_mapped(struct perf_file *f)
 			break;
 		}
 		if (h.type == PERF_RECORD_SAMPLE && f->begun && !f->swap && !(off & 7))
-			ret = sample_at(f, (const struct perf_event_header *)(f->map + off), off, NULL);
+			ret = sample_at(f, (const struct perf_event_header *)(f->map + off), off);
 		else
-			ret = record_at(f, (uint8_t *)f->map + off, &h, off, NULL);
+			ret = record_at(f, (uint8_t *)f->map + off, &h, off);
 		if (ret)
 			break;
 		off += h.size;
@@ -427,8 +441,9 @@ static int run_mapped(struct perf_file *f)
  * The data section is read, not mapped: on a virtual machine a page-table entry costs more
  * than copying its page (here `report --no-symbols` of 437,800 samples: 25 ms read against
  * 49 ms mapped and populated, zero-copy), and a chunk that goes back to the pool is reused
- * warm. A record that straddles two chunks moves to the start of the next one; queued
- * records keep their chunk. SCHEDLENS_MMAP=1 parses in the mapping instead (run_mapped).
+ * warm. A record that straddles two chunks moves to the start of the next one; a chunk
+ * with queued records stays until they are delivered. SCHEDLENS_MMAP=1 parses in the
+ * mapping instead (run_mapped).
  */
 static int run_file(struct perf_file *f)
 {
@@ -465,7 +480,7 @@ static int run_file(struct perf_file *f)
 			if (keep)
 				memcpy(c->data, prev->data + pos, keep);
 			if (prev)
-				chunk_done(prev);
+				chunk_done(f, prev);
 			n = pread(f->fd, c->data + keep, want, off + keep);
 			if (n <= 0) {
 				ret = n < 0 ? err__set(f->err, -errno, "cannot read '%s': %s",
@@ -482,16 +497,16 @@ static int run_file(struct perf_file *f)
 			break;
 		}
 		if (h.type == PERF_RECORD_SAMPLE && f->begun && !f->swap && !(pos & 7))
-			ret = sample_at(f, (struct perf_event_header *)(c->data + pos), off, c);
+			ret = sample_at(f, (struct perf_event_header *)(c->data + pos), off);
 		else
-			ret = record_at(f, (uint8_t *)c->data + pos, &h, off, c);
+			ret = record_at(f, (uint8_t *)c->data + pos, &h, off);
 		if (ret)
 			break;
 		pos += h.size;
 		off += h.size;
 	}
 	if (c)
-		chunk_done(c);
+		chunk_done(f, c);
 out:
 	if (!ret && f->truncated)
 		ret = pd_bad(f, off, "file truncated: %llu of %llu bytes of data",
@@ -559,10 +574,11 @@ static int run_pipe(struct perf_file *f)
 
 		if (!c || c->len - pos < PERF_MAX_REC) {
 			if (c)
-				chunk_done(c);
+				chunk_done(f, c);
 			c = chunk_new(PIPE_CHUNK);
 			if (!c)
 				return -ENOMEM;
+			chunk_track(f, c);
 			pos = 0;
 		}
 		h = (struct perf_event_header *)(c->data + pos);
@@ -587,13 +603,13 @@ static int run_pipe(struct perf_file *f)
 			f->stats.nr_by_type[h->type]++;
 			ret = pipe_tracing_data(f, h, off);
 		} else {
-			ret = one_record(f, h, off, c);
+			ret = one_record(f, h, off);
 		}
 		if (ret)
 			break;
 	}
 	if (c)
-		chunk_done(c);
+		chunk_done(f, c);
 	return ret;
 }
 
