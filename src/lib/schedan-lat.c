@@ -125,20 +125,29 @@ static uint64_t nearest_rank(size_t n, double pct)
 	return k > n ? n : k;
 }
 
-/* one group's walk: the ranks it wants (p50, p90, p99, p99.9, max; 0 ends) and what it met */
+/*
+ * One group's walk: the ranks it wants (p50, p90, p99, p99.9, max) and what it met. The walk
+ * touches only the small struct step of each group (all of them fit in L1); the values are
+ * stored when the count reaches the next rank wanted.
+ */
+struct step {
+	uint64_t seen, next;		/* next: the next rank wanted, 0 when none */
+};
+
 struct grp {
-	uint64_t seen, rank[6], val[5];
+	uint64_t rank[6], val[5];	/* rank[] ends with 0 */
 	int slot;
 	struct schedan_lat *out;
 };
 
-static void grp__init(struct grp *g, struct schedan_lat *out, uint64_t n)
+static void grp__init(struct grp *g, struct step *st, struct schedan_lat *out, uint64_t n)
 {
 	static const double pct[] = { 50, 90, 99, 99.9 };
 	int i;
 
 	memset(g, 0, sizeof(*g));
 	memset(out, 0, sizeof(*out));
+	st->seen = st->next = 0;
 	g->out = out;
 	out->count = n;
 	if (!n)
@@ -146,13 +155,21 @@ static void grp__init(struct grp *g, struct schedan_lat *out, uint64_t n)
 	for (i = 0; i < 4; i++)
 		g->rank[i] = nearest_rank(n, pct[i]);
 	g->rank[4] = n;
+	st->next = g->rank[0];
 }
 
-static inline void grp__step(struct grp *g, uint64_t ns)
+/* the count of @st reached its next rank: @ns is the value of it and of the equal ranks after */
+static void grp__hit(struct grp *g, struct step *st, uint64_t ns)
 {
-	g->seen++;
-	while (g->rank[g->slot] == g->seen)
+	while (g->rank[g->slot] == st->seen)
 		g->val[g->slot++] = ns;
+	st->next = g->rank[g->slot];
+}
+
+static inline void grp__step(struct grp *g, struct step *st, uint64_t ns)
+{
+	if (++st->seen == st->next)
+		grp__hit(g, st, ns);
 }
 
 static void grp__done(const struct grp *g)
@@ -232,6 +249,8 @@ static int comm_groups(struct schedan *a)
 int schedan__percentiles(struct schedan *a)
 {
 	size_t nr_grp, i, c, task0 = 1 + WAKE__NR, comm0;
+	uint32_t *task_comm;
+	struct step *st;
 	struct grp *g;
 	int ret;
 
@@ -243,29 +262,39 @@ int schedan__percentiles(struct schedan *a)
 	comm0 = task0 + a->nr_tasks;
 	nr_grp = comm0 + a->nr_comms;
 	g = malloc(nr_grp * sizeof(*g));
-	if (!g)
+	st = malloc(nr_grp * sizeof(*st));
+	task_comm = malloc((a->nr_tasks ? a->nr_tasks : 1) * sizeof(*task_comm));
+	if (!g || !st || !task_comm) {
+		free(g);
+		free(st);
+		free(task_comm);
 		return -ENOMEM;
-	grp__init(&g[0], &a->lat_all, a->lats.n);
-	for (c = 0; c < WAKE__NR; c++)
-		grp__init(&g[1 + c], &a->lat_class[c], a->class_count[c]);
-	for (i = 0; i < a->nr_tasks; i++)
-		grp__init(&g[task0 + i], &a->tasks[i]->lat, a->tasks[i]->nr_lat);
-	for (i = 0; i < a->nr_comms; i++) {
-		uint64_t n = a->comms[i].lat.count;
-
-		grp__init(&g[comm0 + i], &a->comms[i].lat, n);
 	}
+	grp__init(&g[0], &st[0], &a->lat_all, a->lats.n);
+	for (c = 0; c < WAKE__NR; c++)
+		grp__init(&g[1 + c], &st[1 + c], &a->lat_class[c], a->class_count[c]);
+	for (i = 0; i < a->nr_tasks; i++) {
+		grp__init(&g[task0 + i], &st[task0 + i], &a->tasks[i]->lat, a->tasks[i]->nr_lat);
+		/* the group of a task with no wakeups is never met */
+		task_comm[i] = (uint32_t)(comm0 + a->tasks[i]->comm_group);
+	}
+	for (i = 0; i < a->nr_comms; i++)
+		grp__init(&g[comm0 + i], &st[comm0 + i], &a->comms[i].lat, a->comms[i].lat.count);
 	recs_sort(&a->lats);
+	/* all wakeups: the k-th smallest is at k - 1 */
+	for (c = 0; c < 5 && a->lats.n; c++)
+		g[0].val[c] = a->lats.v[g[0].rank[c] - 1].ns;
 	for (i = 0; i < a->lats.n; i++) {
 		const struct lat_rec *r = &a->lats.v[i];
 
-		grp__step(&g[0], r->ns);
-		grp__step(&g[1 + r->cls], r->ns);
-		grp__step(&g[task0 + r->task], r->ns);
-		grp__step(&g[comm0 + a->tasks[r->task]->comm_group], r->ns);
+		grp__step(&g[1 + r->cls], &st[1 + r->cls], r->ns);
+		grp__step(&g[task0 + r->task], &st[task0 + r->task], r->ns);
+		grp__step(&g[task_comm[r->task]], &st[task_comm[r->task]], r->ns);
 	}
 	for (i = 0; i < nr_grp; i++)
 		grp__done(&g[i]);
+	free(task_comm);
+	free(st);
 	free(g);
 	a->lat_gen = a->gen;
 	a->lat_done = true;
