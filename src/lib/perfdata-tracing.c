@@ -117,12 +117,22 @@ static bool fields_closed(const char *fields, const char *fmt)
 	return true;
 }
 
+/* p[0..end) is printable ASCII, tabs and newlines, as the kernel writes a format */
+static bool plain_text(const char *p, const char *end)
+{
+	for (; p < end; p++)
+		if ((*p < 0x20 || *p > 0x7e) && *p != '\t' && *p != '\n')
+			return false;
+	return true;
+}
+
 /*
  * An event format as tracefs writes it: "name:", "ID:", "format:" with its field
- * declarations' brackets closed, and a "print fmt:" whose quotes, parentheses and braces
- * balance and whose REC->fields are declared. libtraceevent dereferences NULL on a field
- * declaration or a print fmt cut short or on an unknown field, so anything else is not
- * handed to it.
+ * declarations in plain ASCII and their brackets closed, and a "print fmt:" whose quotes,
+ * parentheses and braces balance, with plain ASCII outside its strings, and whose REC->fields
+ * are declared. libtraceevent dereferences NULL on a field declaration or a print fmt cut
+ * short, on a byte its tokenizer does not know, or on an unknown field, so anything else is
+ * not handed to it.
  */
 static bool format_sane(const char *buf)
 {
@@ -131,7 +141,7 @@ static bool format_sane(const char *buf)
 	bool quote = false;
 
 	if (strncmp(buf, "name: ", 6) || !strstr(buf, "\nID: ") || !fields || !p || p < fields ||
-	    !fields_closed(fields, p) || !fields_declared(fields, p + 12))
+	    !plain_text(fields, p) || !fields_closed(fields, p) || !fields_declared(fields, p + 12))
 		return false;
 	for (p += 12; *p && *p != '\n'; p++) {
 		if (quote) {
@@ -141,6 +151,8 @@ static bool format_sane(const char *buf)
 				quote = false;
 			continue;
 		}
+		if (!plain_text(p, p + 1))
+			return false;
 		switch (*p) {
 		case '"':
 			quote = true;
