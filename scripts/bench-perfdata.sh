@@ -41,6 +41,7 @@ measure() {
 }
 
 bench_settle "$data"
+bench_settle_bins "$SCHEDLENS" "$(command -v perf)"
 read -r ours ours_wall < <(measure "$SCHEDLENS" report --sort sym -i "$data")
 read -r raw raw_wall < <(measure "$SCHEDLENS" report --sort sym --no-symbols -i "$data")
 read -r cold cold_wall < <(measure "$SCHEDLENS" report --sort sym --no-cache -i "$data")

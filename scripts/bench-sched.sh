@@ -76,6 +76,7 @@ printf "    %-26s %8s %14s %8s %14s %12s\n" "" "wall s" "records/s" "cpu s" "rec
 	"least cpu s"
 echo "  page cache as a file read back from disk has it (large folios):"
 bench_settle "$data"
+bench_settle_bins "$sl" "$(command -v perf)"
 state "$data" 1
 echo "  page cache as small writes leave it (a file perf record has just written: 4 kB pages):"
 bench_small_writes "$data" /tmp/bench-sched.small

@@ -14,6 +14,18 @@ bench_settle() {
 	sync "$1" && dd if="$1" iflag=nocache count=0 status=none && cat "$1" >/dev/null
 }
 
+# bench_settle_bins BIN...: the same for the programs compared. A program the linker has
+# just written sits in 4 kB pages too, and its text then costs TLB misses all through a run:
+# on this VM `schedlens sched -i` of 443,988 records took 26.7 ms of CPU from the binary as
+# linked, 19.5 ms from the same bytes read back from disk. perf is an installed program, read
+# from disk; schedlens is measured the same way.
+bench_settle_bins() {
+	local b
+	for b in "$@"; do
+		b=$(readlink -f "$b") && [ -f "$b" ] && bench_settle "$b"
+	done
+}
+
 # bench_small_writes FILE COPY: COPY holds FILE's bytes written 4 kB at a time, its page cache
 # as a file perf record has just written (measured here: the same read cost, 10.6 against
 # 11.6 ms)
