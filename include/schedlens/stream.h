@@ -68,6 +68,7 @@ struct stream_task {			/* FORK and EXIT */
 	bool fork;
 	uint32_t pid, ppid, tid, ptid;
 	uint64_t time;
+	uint16_t misc;			/* the record's (PERF_RECORD_MISC_FORK_EXEC) */
 };
 
 struct stream_info {

@@ -56,7 +56,6 @@ struct report {
 	struct symrep *symrep;
 	struct focus *focus;
 	char note[256];			/* what schedlens record noted in the file */
-	uint16_t misc;			/* header.misc of the record being delivered */
 	struct report_memo *memo;	/* NULL: samples not counted by place */
 	uint32_t gen;			/* bumped by every COMM, MMAP, FORK and EXIT */
 };

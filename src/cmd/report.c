@@ -117,15 +117,7 @@ static int rep_task(void *ctx, const struct stream_task *t)
 	r->gen++;
 	if (r->syms && t->fork && symbols__fork(r->syms, t->pid, t->ppid))
 		return -ENOMEM;
-	return threads__task(r->threads, t, r->misc);
-}
-
-static int rep_raw(void *ctx, const struct perf_event_header *h, const void *rec)
-{
-	struct report *r = ctx;
-
-	r->misc = h->misc;
-	return 0;
+	return threads__task(r->threads, t, t->misc);
 }
 
 static int rep_lost(void *ctx, uint64_t id, uint64_t nr, uint64_t time)
@@ -322,7 +314,7 @@ static int run_report(const struct report_opts *o)
 	}
 	ops = (struct stream_ops){ .ctx = &r, .begin = rep_begin, .sample = rep_sample,
 				   .comm = rep_comm, .mmap = rep_mmap, .task = rep_task,
-				   .lost = rep_lost, .raw = rep_raw };
+				   .lost = rep_lost };
 	ret = perf_file__run(f, &ops, &err);
 	if (r.symrep) {
 		int fin = symrep__finish(r.symrep);

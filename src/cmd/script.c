@@ -38,7 +38,6 @@ struct script {
 	struct unwinder *uw;		/* --call-graph dwarf recordings */
 	uint64_t gen;			/* bumped when an address space may change */
 	int name_width;
-	uint16_t misc;
 };
 
 static char *resolve_fn(void *priv, unsigned long long *addrp, char **modp)
@@ -233,17 +232,14 @@ static int sc_task(void *ctx, const struct stream_task *t)
 		       t->ppid, t->ptid);
 	}
 	s->gen++;
-	return threads__task(s->threads, t, s->misc);
+	return threads__task(s->threads, t, t->misc);
 }
 
+/* with --all: the records sc_comm, sc_mmap and sc_task do not print */
 static int sc_raw(void *ctx, const struct perf_event_header *h, const void *rec)
 {
-	struct script *s = ctx;
 	const char *name;
 
-	s->misc = h->misc;
-	if (!s->o->all)
-		return 0;
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
 	case PERF_RECORD_COMM:
@@ -264,7 +260,7 @@ static int run_script(const struct script_opts *o)
 	struct script s = { .o = o };
 	struct stream_ops ops = { .ctx = &s, .begin = sc_begin, .sample = sc_sample,
 				  .comm = sc_comm, .mmap = sc_mmap, .task = sc_task,
-				  .raw = sc_raw };
+				  .raw = o->all ? sc_raw : NULL };
 	struct errbuf err = { "" };
 	int ret;
 

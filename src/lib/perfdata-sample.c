@@ -199,7 +199,7 @@ static int deliver_other(struct perf_file *f, const struct perf_event_header *h,
 			break;
 		tk = (struct stream_task){ h->type == PERF_RECORD_FORK, pd_get32(f, p),
 					   pd_get32(f, p + 4), pd_get32(f, p + 8),
-					   pd_get32(f, p + 12), pd_get64(f, p + 16) };
+					   pd_get32(f, p + 12), pd_get64(f, p + 16), h->misc };
 		return o->task ? o->task(o->ctx, &tk) : 0;
 	case PERF_RECORD_LOST:
 	case PERF_RECORD_LOST_SAMPLES:

@@ -472,7 +472,7 @@ static int deliver(struct sampler *s, const struct perf_event_header *h, uint64_
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT: {
 		struct stream_task t = { h->type == PERF_RECORD_FORK, e->fork.pid, e->fork.ppid,
-					 e->fork.tid, e->fork.ptid, e->fork.time };
+					 e->fork.tid, e->fork.ptid, e->fork.time, h->misc };
 
 		return ops->task ? ops->task(ops->ctx, &t) : 0;
 	}
