@@ -47,6 +47,8 @@ int hist__add(struct hist *h, const struct hist_key *k, uint64_t period);
 int hist__add_idx(struct hist *h, const struct hist_key *k, uint64_t period, size_t *idx);
 /* One more sample of the entry hist__add_idx() gave @idx, before any sorting. */
 void hist__add_at(struct hist *h, size_t idx, uint64_t period);
+/* @nr more samples, @period in all, of the entry at @idx, before any sorting. */
+void hist__add_more(struct hist *h, size_t idx, uint64_t nr, uint64_t period);
 /*
  * Merge entries whose keys are equal by content (strings by strcmp), as perf's collapse
  * step does: call once all samples are in, before hist__sorted(). 0 or -ENOMEM.

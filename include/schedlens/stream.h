@@ -106,6 +106,15 @@ struct stream_ops {
 	/* every record, before the typed callback above; rarely needed (script, writers) */
 	int (*raw)(void *ctx, const struct perf_event_header *h, const void *rec);
 	int (*end)(void *ctx, const struct stream_stats *stats);
+	/*
+	 * Optional: the SAMPLEs whose cpumode has its bit in any_order (1 << cpumode) may come
+	 * here as they are read, outside time order, instead of to .sample; for a consumer whose
+	 * handling of them does not depend on the records around them. Some still come to
+	 * .sample (those a reader has to queue or copy), so both must count them alike. Read
+	 * once .begin has returned: begin may set them.
+	 */
+	int (*sample_any_order)(void *ctx, const struct stream_sample *s);
+	uint32_t any_order;
 };
 
 #endif

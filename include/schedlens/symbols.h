@@ -270,6 +270,10 @@ int symrep__sample(struct symrep *r, const struct stream_sample *s, size_t idx,
  */
 bool symrep__per_place(const struct symrep *r);
 void symrep__repeat(struct symrep *r, const struct stream_sample *s, const char *sym);
+/* symrep__repeat() for @nr samples at once: @period in all, @with_caller of them with a
+ * callchain past the sample's own frames (nr_callchain > 2) */
+void symrep__repeat_n(struct symrep *r, const char *sym, uint64_t nr, uint64_t period,
+		      uint64_t with_caller);
 /* After the last sample, before rows and skid figures are read. 0 or -ENOMEM. */
 int symrep__finish(struct symrep *r);
 /* rows of event @idx: self (@children false) or children; NULL without labels */

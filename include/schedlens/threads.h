@@ -44,6 +44,9 @@ int threads__mmap(struct threads *t, const struct stream_mmap *m);
 /* @misc: the record's header.misc (perf's PERF_RECORD_MISC_FORK_EXEC: do not clone maps) */
 int threads__task(struct threads *t, const struct stream_task *tk, uint16_t misc);
 
+/* Changes when a kernel map is added or changed (not when the same one comes again). */
+uint64_t threads__kmaps_gen(const struct threads *t);
+
 /* Resolve a sample's ip (or any address with its cpumode) for pid/tid. 0 or -ENOMEM. */
 int threads__resolve(struct threads *t, uint32_t pid, uint32_t tid, uint16_t misc,
 		     uint64_t addr, struct taddr *out);

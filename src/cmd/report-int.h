@@ -22,6 +22,7 @@ struct report_opts {
 	struct symrep_config sym;
 	const char *symfs, *kallsyms, *vmlinux, *focus;
 	bool no_symbols, no_cache;
+	bool ordered;			/* no kernel samples outside time order (report-kagg.c) */
 	double percent_limit;
 };
 
@@ -58,7 +59,13 @@ struct report {
 	char note[256];			/* what schedlens record noted in the file */
 	struct report_memo *memo;	/* NULL: samples not counted by place */
 	uint32_t gen;			/* bumped by every COMM, MMAP, FORK and EXIT */
+	struct stream_ops *ops;		/* rep_begin may take kernel samples in any order */
+	bool kagg_allowed;		/* false: read again in time order */
+	struct report_kagg *kagg;	/* kernel samples by place (report-kagg.c), or NULL */
 };
+
+/* report.c: where @s landed, into hist key @k; symrep (if any) counts it */
+int report__place(struct report *r, const struct stream_sample *s, struct hist_key *k);
 
 /* report-sym.c */
 int report__sym_begin(struct report *r, const struct stream_info *info);
@@ -74,6 +81,14 @@ void report__print_folded(struct report *r);
 int report__parse_graph(const char *arg, enum symrep_graph *g);
 /* the sort keys for symrep: the hist keys in order, srcline among them */
 int report__add_key(struct report_opts *o, const char *tok, int hs);
+
+/* report-kagg.c: kernel samples by place, outside time order */
+bool report__kagg_eligible(const struct report *r, bool pipe);
+int report__kagg_new(struct report *r);
+void report__kagg_delete(struct report *r);
+int report__kagg_sample(void *ctx, const struct stream_sample *s);
+/* the places into the hists; *@again when the kernel maps changed: read in time order */
+int report__kagg_finish(struct report *r, bool *again);
 
 /* report-info.c */
 int report__stats(struct perf_file *f, struct errbuf *err);

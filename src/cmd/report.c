@@ -39,7 +39,29 @@ static int rep_begin(void *ctx, const struct stream_info *info)
 		return ret;
 	r->memo = calloc(REPORT_MEMO_SIZE, sizeof(*r->memo));
 	r->gen = 1;
-	return r->memo ? 0 : -ENOMEM;
+	if (!r->memo)
+		return -ENOMEM;
+	if (r->kagg_allowed && report__kagg_eligible(r, info->pipe_mode)) {
+		ret = report__kagg_new(r);
+		if (!ret) {
+			r->ops->sample_any_order = report__kagg_sample;
+			r->ops->any_order = 1u << PERF_RECORD_MISC_KERNEL;
+		}
+	}
+	return ret;
+}
+
+int report__place(struct report *r, const struct stream_sample *s, struct hist_key *k)
+{
+	struct taddr al;
+	int ret = threads__resolve(r->threads, s->pid, s->tid, s->misc, s->ip, &al);
+
+	if (ret)
+		return ret;
+	*k = (struct hist_key){ .comm = al.comm, .dso = al.map ? al.map->dso : r->unknown,
+				.addr = al.addr, .level = al.level, .pid = s->pid, .tid = s->tid,
+				.cpu = s->cpu };
+	return r->symrep ? report__sym_sample(r, s, &al, k) : 0;
 }
 
 static int rep_sample(void *ctx, const struct stream_sample *s)
@@ -47,11 +69,12 @@ static int rep_sample(void *ctx, const struct stream_sample *s)
 	struct report *r = ctx;
 	struct report_memo *m = NULL;
 	struct hist_key k = { 0 };
-	struct taddr al;
 	int ret;
 
 	if (!s->evsel || (size_t)s->evsel->idx >= r->nr)
 		return 0;
+	if (r->kagg && (s->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
+		return report__kagg_sample(r, s);
 	r->nr_samples[s->evsel->idx]++;
 	r->period[s->evsel->idx] += s->period;
 	if (r->symrep && r->o->sym.labels)	/* rows by label: the hists are not shown */
@@ -67,17 +90,8 @@ static int rep_sample(void *ctx, const struct stream_sample *s)
 			return 0;
 		}
 	}
-	ret = threads__resolve(r->threads, s->pid, s->tid, s->misc, s->ip, &al);
+	ret = report__place(r, s, &k);
 	if (ret)
-		return ret;
-	k.comm = al.comm;
-	k.dso = al.map ? al.map->dso : r->unknown;
-	k.addr = al.addr;
-	k.level = al.level;
-	k.pid = s->pid;
-	k.tid = s->tid;
-	k.cpu = s->cpu;
-	if (r->symrep && (ret = report__sym_sample(r, s, &al, &k)))
 		return ret;
 	if (!m)
 		return hist__add(r->hists[s->evsel->idx], &k, s->period);
@@ -280,13 +294,65 @@ static int print_report(struct report *r, const struct stream_stats *st)
 	return 0;
 }
 
+/*
+ * The histograms of @f. With @kagg_allowed, kernel samples may be counted outside time order
+ * (report-kagg.c); *@again when that turned out not to hold: nothing was printed, read @f
+ * again without.
+ */
+static int report_file(const struct report_opts *o, struct perf_file *f, bool kagg_allowed,
+		       bool *again, struct errbuf *err)
+{
+	struct report r = { .o = o, .f = f, .kagg_allowed = kagg_allowed };
+	struct stream_ops ops = { .ctx = &r, .begin = rep_begin, .sample = rep_sample,
+				  .comm = rep_comm, .mmap = rep_mmap, .task = rep_task,
+				  .lost = rep_lost };
+	size_t i;
+	int ret;
+
+	*again = false;
+	r.ops = &ops;
+	r.threads = threads__new();
+	if (!r.threads || !(r.unknown = threads__intern(r.threads, "[unknown]"))) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	if (o->focus && !(r.focus = focus__load(o->focus, SCHEDLENS_DATADIR, err))) {
+		ret = -ENOENT;
+		goto out_free;
+	}
+	ret = perf_file__run(f, &ops, err);
+	if (r.kagg && !ret)
+		ret = report__kagg_finish(&r, again);
+	if (r.symrep && !*again) {
+		int fin = symrep__finish(r.symrep);
+
+		ret = ret ?: fin;
+	}
+	if (r.hists && !*again)
+		print_report(&r, perf_file__stats(f));
+	if (r.syms)
+		symbols__cache_save(r.syms);	/* a cache: what cannot be written is looked up again */
+out_free:
+	for (i = 0; r.hists && i < r.nr; i++)
+		hist__delete(r.hists[i]);
+	free(r.hists);
+	free(r.lost);
+	free(r.nr_samples);
+	free(r.period);
+	free(r.memo);
+	report__kagg_delete(&r);
+	threads__delete(r.threads);
+	symrep__delete(r.symrep);
+	symbols__delete(r.syms);
+	focus__delete(r.focus);
+	return ret;
+}
+
 static int run_report(const struct report_opts *o)
 {
-	struct report r = { .o = o };
-	struct stream_ops ops = { 0 };
 	struct perf_file *f = NULL;
 	struct errbuf err = { "" };
-	size_t i;
+	bool again = false;
 	int ret;
 
 	ret = perf_file__open(&f, o->input, &err);
@@ -302,41 +368,12 @@ static int run_report(const struct report_opts *o)
 		ret = report__stats(f, &err);
 		goto out_err;
 	}
-	r.f = f;
-	r.threads = threads__new();
-	if (!r.threads || !(r.unknown = threads__intern(r.threads, "[unknown]"))) {
-		ret = -ENOMEM;
-		goto out_free;
+	ret = report_file(o, f, !o->ordered, &again, &err);
+	if (!ret && again) {
+		perf_file__delete(f);
+		f = NULL;
+		ret = perf_file__open(&f, o->input, &err) ?: report_file(o, f, false, &again, &err);
 	}
-	if (o->focus && !(r.focus = focus__load(o->focus, SCHEDLENS_DATADIR, &err))) {
-		ret = -ENOENT;
-		goto out_free;
-	}
-	ops = (struct stream_ops){ .ctx = &r, .begin = rep_begin, .sample = rep_sample,
-				   .comm = rep_comm, .mmap = rep_mmap, .task = rep_task,
-				   .lost = rep_lost };
-	ret = perf_file__run(f, &ops, &err);
-	if (r.symrep) {
-		int fin = symrep__finish(r.symrep);
-
-		ret = ret ?: fin;
-	}
-	if (r.hists)
-		print_report(&r, perf_file__stats(f));
-	if (r.syms)
-		symbols__cache_save(r.syms);	/* a cache: what cannot be written is looked up again */
-out_free:
-	for (i = 0; r.hists && i < r.nr; i++)
-		hist__delete(r.hists[i]);
-	free(r.hists);
-	free(r.lost);
-	free(r.nr_samples);
-	free(r.period);
-	free(r.memo);
-	threads__delete(r.threads);
-	symrep__delete(r.symrep);
-	symbols__delete(r.syms);
-	focus__delete(r.focus);
 out_err:
 	perf_file__delete(f);
 	if (fflush(stdout))
@@ -355,6 +392,10 @@ static void usage(FILE *fp)
 		    "      --header        the header and feature sections\n"
 		    "  -t, --field-separator SEP  one line per entry: event, %%period, %%samples, keys\n"
 		    "      --percent-limit P  hide entries below P%%\n"
+		    "      --ordered       every sample in time order (by default, with sort keys\n"
+		    "                      sym and dso only, kernel samples are counted as read;\n"
+		    "                      the same figures, and read again in order when a kernel\n"
+		    "                      map changes)\n"
 		    "symbols: sort keys sym and srcline; user DSOs through libdwfl, the kernel through\n"
 		    "FILE.kallsyms, /proc/kallsyms when recorded on this kernel, or --kallsyms\n"
 		    "      --symfs DIR     look for DSOs and debug files under DIR\n"
@@ -394,6 +435,7 @@ int cmd_report(int argc, char **argv)
 		{ "focus", required_argument, NULL, 1007 },
 		{ "skid-caller", no_argument, NULL, 1008 },
 		{ "no-cache", no_argument, NULL, 1009 },
+		{ "ordered", no_argument, NULL, 1011 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -460,6 +502,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 1009:
 			o.no_cache = true;
+			break;
+		case 1011:
+			o.ordered = true;
 			break;
 		case 'h':
 			usage(stdout);

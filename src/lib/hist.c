@@ -223,6 +223,14 @@ void hist__add_at(struct hist *h, size_t idx, uint64_t period)
 	h->last = idx + 1;
 }
 
+void hist__add_more(struct hist *h, size_t idx, uint64_t nr, uint64_t period)
+{
+	h->total_period += period;
+	h->total_samples += nr;
+	h->v[idx].nr_samples += nr;
+	h->v[idx].period += period;
+}
+
 static int cmp_str(const char *a, const char *b)
 {
 	return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);

@@ -133,6 +133,7 @@ struct perf_file {
 	/* pipe mode read buffer */
 	struct pd_chunk *chunk_pool;	/* FILE_CHUNK buffers to reuse */
 	struct pd_chunk *chunks, *chunks_last;	/* those in use, oldest first */
+	uint32_t any_order;		/* ops->any_order when there is ops->sample_any_order */
 	uint64_t chunk_seq;
 	uint8_t *pbuf;
 	size_t pbuf_len;
@@ -275,6 +276,9 @@ uint64_t pd_record_time(struct perf_file *f, const struct perf_event_header *h,
 			const struct pd_evsel *e);
 int pd_deliver(struct perf_file *f, const struct perf_event_header *h, struct pd_evsel *e,
 	       uint64_t off);
+/* a SAMPLE to ops->sample_any_order, as it is read */
+int pd_deliver_any_order(struct perf_file *f, const struct perf_event_header *h,
+			 struct pd_evsel *e, uint64_t off);
 
 /* perfdata-order.c */
 int pd_queue_push(struct perf_file *f, const struct perf_event_header *h, uint64_t time,

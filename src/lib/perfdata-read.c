@@ -74,6 +74,7 @@ static int begin(struct perf_file *f)
 	f->info.tep = f->tep;
 	if (f->ops->begin)
 		ret = f->ops->begin(f->ops->ctx, &f->info);
+	f->any_order = f->ops->sample_any_order ? f->ops->any_order : 0;
 	return ret;
 }
 
@@ -396,6 +397,8 @@ static inline int sample_at(struct perf_file *f, const struct perf_event_header 
 
 	f->stats.nr_records++;
 	f->stats.nr_by_type[PERF_RECORD_SAMPLE]++;
+	if (f->any_order && e && (f->any_order >> (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) & 1))
+		return pd_deliver_any_order(f, h, e, off);
 	if (e && e->time_off >= 0 && e->time_off + 8 <= h->size)
 		memcpy(&t, (const uint8_t *)h + e->time_off, 8);
 	if (!t || t == ~0ULL)

@@ -227,8 +227,9 @@ static int deliver_other(struct perf_file *f, const struct perf_event_header *h,
 		      h->size);
 }
 
-static int deliver_sample(struct perf_file *f, const struct perf_event_header *h,
-			  struct pd_evsel *e, uint64_t off)
+static inline int deliver_sample(struct perf_file *f, const struct perf_event_header *h,
+				 struct pd_evsel *e, uint64_t off,
+				 int (*to)(void *ctx, const struct stream_sample *s))
 {
 	const struct stream_ops *o = f->ops;
 	const struct stream_sample *sp;
@@ -258,7 +259,13 @@ static int deliver_sample(struct perf_file *f, const struct perf_event_header *h
 	f->stats.nr_samples++;
 	if (o->raw && (ret = o->raw(o->ctx, h, h + 1)))
 		return ret;
-	return o->sample ? o->sample(o->ctx, sp) : 0;
+	return to ? to(o->ctx, sp) : 0;
+}
+
+int pd_deliver_any_order(struct perf_file *f, const struct perf_event_header *h,
+			 struct pd_evsel *e, uint64_t off)
+{
+	return deliver_sample(f, h, e, off, f->ops->sample_any_order);
 }
 
 int pd_deliver(struct perf_file *f, const struct perf_event_header *h, struct pd_evsel *e,
@@ -268,7 +275,7 @@ int pd_deliver(struct perf_file *f, const struct perf_event_header *h, struct pd
 	int ret;
 
 	if (h->type == PERF_RECORD_SAMPLE)
-		return deliver_sample(f, h, e, off);
+		return deliver_sample(f, h, e, off, o->sample);
 	if (o->raw && (ret = o->raw(o->ctx, h, h + 1)))
 		return ret;
 	return deliver_other(f, h, off);

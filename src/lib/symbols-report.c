@@ -464,14 +464,20 @@ bool symrep__per_place(const struct symrep *r)
 	return !r->chains && !r->cfg.labels;
 }
 
+void symrep__repeat_n(struct symrep *r, const char *sym, uint64_t nr, uint64_t period,
+		      uint64_t with_caller)
+{
+	r->total_period += period;
+	if (is_skid(r, sym)) {
+		r->skid_samples += nr;
+		r->skid_period += period;
+		r->skid_with_caller += with_caller;
+	}
+}
+
 void symrep__repeat(struct symrep *r, const struct stream_sample *s, const char *sym)
 {
-	r->total_period += s->period;
-	if (is_skid(r, sym)) {
-		r->skid_samples++;
-		r->skid_period += s->period;
-		r->skid_with_caller += s->nr_callchain > 2;
-	}
+	symrep__repeat_n(r, sym, 1, s->period, s->nr_callchain > 2);
 }
 
 int symrep__sample(struct symrep *r, const struct stream_sample *s, size_t idx,

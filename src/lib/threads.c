@@ -38,6 +38,7 @@ struct threads {
 	size_t nr, alloc;
 	struct thread *last;
 	struct maps kmaps;
+	uint64_t kmaps_gen;	/* bumped when a kernel map is added or changed */
 	struct strtab strs;
 };
 
@@ -477,8 +478,18 @@ int threads__mmap(struct threads *t, const struct stream_mmap *m)
 	if (!nm.path)
 		return -ENOMEM;
 	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
+		const struct tmap *o;
+
 		ret = kernel_mmap(t, m, &nm);
-		return ret > 0 ? 0 : ret ?: maps__insert(&t->kmaps, &nm);
+		if (ret)
+			return ret > 0 ? 0 : ret;
+		o = maps__find(&t->kmaps, nm.start);
+		/* the same map again (each copy of a file's records brings it) changes nothing */
+		if (o && o->start == nm.start && o->end == nm.end && o->pgoff == nm.pgoff &&
+		    o->dso == nm.dso && o->path == nm.path && o->identity == nm.identity)
+			return 0;
+		t->kmaps_gen++;
+		return maps__insert(&t->kmaps, &nm);
 	}
 	th = findnew(t, m->pid, m->tid);
 	if (!th)
@@ -502,6 +513,11 @@ int threads__mmap(struct threads *t, const struct stream_mmap *m)
 	if (!nm.dso)
 		return -ENOMEM;
 	return maps__insert(th->maps, &nm);
+}
+
+uint64_t threads__kmaps_gen(const struct threads *t)
+{
+	return t->kmaps_gen;
 }
 
 int threads__resolve(struct threads *t, uint32_t pid, uint32_t tid, uint16_t misc,

@@ -53,15 +53,17 @@ static int f_mmap(void *ctx, const struct stream_mmap *m)
 
 static int f_task(void *ctx, const struct stream_task *tk)
 {
-	return threads__task(((struct sink *)ctx)->t, tk, 0);
+	return threads__task(((struct sink *)ctx)->t, tk, tk->misc);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const enum hist_sort sorts[] = { HIST_SORT_COMM, HIST_SORT_DSO, HIST_SORT_SYM };
 	struct sink k = { threads__new(), hist__new(sorts, 3), 0 };
+	/* kernel samples also through the reader's out-of-order path (report's) */
 	struct stream_ops ops = { .ctx = &k, .sample = f_sample, .comm = f_comm,
-				  .mmap = f_mmap, .task = f_task };
+				  .mmap = f_mmap, .task = f_task, .sample_any_order = f_sample,
+				  .any_order = 1u << PERF_RECORD_MISC_KERNEL };
 	struct errbuf err = { "" };
 	char path[64];
 	size_t n;
