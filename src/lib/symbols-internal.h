@@ -53,10 +53,13 @@ struct sym_dso {
 	size_t cache_mask, cache_used;
 	int64_t kdelta;		/* kernel: runtime address - vmlinux address */
 	struct sym_dso *next;
+	struct sym_dso *hnext;	/* symbols.dso_tab chain */
 };
 
 struct sym_src;
 struct kallsyms;
+
+#define SYM_DSO_TAB 256
 
 struct symbols {
 	struct symbols_config cfg;
@@ -66,6 +69,7 @@ struct symbols {
 	struct sym_proc **procs;
 	size_t procs_mask;
 	struct sym_dso *dsos;
+	struct sym_dso *dso_tab[SYM_DSO_TAB];	/* dsos by name: every MMAP looks its file up */
 	struct sym_dso *kernel;
 	uint64_t ktext;		/* runtime _text from the kernel MMAP record, 0 unknown */
 	struct kallsyms *ks;	/* read as far as lookups need when there is no vmlinux */

@@ -126,12 +126,22 @@ static struct sym_proc *proc_find(struct symbols *s, uint32_t pid, bool create)
 	return p;
 }
 
+static size_t dso_slot(const char *name)
+{
+	uint32_t h = 2166136261u;
+
+	while (*name)
+		h = (h ^ (unsigned char)*name++) * 16777619u;
+	return h % SYM_DSO_TAB;
+}
+
 static struct sym_dso *dso_find(struct symbols *s, const struct stream_mmap *m)
 {
+	size_t slot = dso_slot(m->filename);
 	char path[4096];
 	struct sym_dso *d;
 
-	for (d = s->dsos; d; d = d->next) {
+	for (d = s->dso_tab[slot]; d; d = d->hnext) {
 		if (strcmp(d->name, m->filename))
 			continue;
 		if (!m->has_build_id || !d->build_id_size ||
@@ -156,6 +166,8 @@ static struct sym_dso *dso_find(struct symbols *s, const struct stream_mmap *m)
 	}
 	d->next = s->dsos;
 	s->dsos = d;
+	d->hnext = s->dso_tab[slot];
+	s->dso_tab[slot] = d;
 	return d;
 }
 
