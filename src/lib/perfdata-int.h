@@ -276,6 +276,42 @@ uint64_t pd_record_time(struct perf_file *f, const struct perf_event_header *h,
 			const struct pd_evsel *e);
 int pd_deliver(struct perf_file *f, const struct perf_event_header *h, struct pd_evsel *e,
 	       uint64_t off);
+/* the fields a sample's layout places, in host byte order, over @s: the event's template or
+ * its previous sample */
+static inline int pd_parse_fixed(const struct pd_evsel *e, const struct perf_event_header *h,
+				 struct stream_sample *s)
+{
+	const struct sample_layout *l = &e->layout;
+	const uint8_t *b = (const uint8_t *)(h + 1) + l->fixed_len;
+	const uint8_t *end = (const uint8_t *)h + h->size;
+	uint32_t n;
+
+	if (sample_parse_fixed(l, false, h, s))
+		return -EINVAL;
+	if (!l->has_tail)
+		return 0;
+	if (!l->raw_only)
+		return sample_parse_tail(&e->ev.attr, false, b, end, NULL, s);
+	if (end - b < 4)
+		return -EINVAL;
+	memcpy(&n, b, 4);
+	if (((4 + (uint64_t)n + 7) & ~7ULL) > (uint64_t)(end - b))
+		return -EINVAL;
+	s->raw_size = n;
+	s->raw = b + 4;
+	return 0;
+}
+
+/*
+ * Whether @e's samples are parsed over its previous one (e->cur), with no template to copy:
+ * the common case, where the layout writes every field each time (tracepoints, and samples
+ * without callchains or registers)
+ */
+static inline bool pd_parse_over(const struct perf_file *f, const struct pd_evsel *e)
+{
+	return !f->swap && (!e->layout.has_tail || e->layout.raw_only);
+}
+
 /* a SAMPLE to ops->sample_any_order, as it is read */
 int pd_deliver_any_order(struct perf_file *f, const struct perf_event_header *h,
 			 struct pd_evsel *e, uint64_t off);

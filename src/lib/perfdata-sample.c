@@ -58,38 +58,12 @@ uint64_t pd_record_time(struct perf_file *f, const struct perf_event_header *h,
 	return ~0ULL;
 }
 
-/* the fields a sample's layout places, in host byte order, over @s: the event's template or
- * its previous sample */
-static inline int parse_fixed(const struct pd_evsel *e, const struct perf_event_header *h,
-			      struct stream_sample *s)
-{
-	const struct sample_layout *l = &e->layout;
-	const uint8_t *b = (const uint8_t *)(h + 1) + l->fixed_len;
-	const uint8_t *end = (const uint8_t *)h + h->size;
-	uint32_t n;
-
-	if (sample_parse_fixed(l, false, h, s))
-		return -EINVAL;
-	if (!l->has_tail)
-		return 0;
-	if (!l->raw_only)
-		return sample_parse_tail(&e->ev.attr, false, b, end, NULL, s);
-	if (end - b < 4)
-		return -EINVAL;
-	memcpy(&n, b, 4);
-	if (((4 + (uint64_t)n + 7) & ~7ULL) > (uint64_t)(end - b))
-		return -EINVAL;
-	s->raw_size = n;
-	s->raw = b + 4;
-	return 0;
-}
-
 /* a sample in host byte order: the event's template, then the fields its layout places */
 static int parse_native(const struct pd_evsel *e, const struct perf_event_header *h,
 			struct stream_sample *s)
 {
 	*s = e->tmpl;
-	return parse_fixed(e, h, s);
+	return pd_parse_fixed(e, h, s);
 }
 
 static int bad_sample(struct perf_file *f, const struct pd_evsel *e,
@@ -236,14 +210,12 @@ static inline int deliver_sample(struct perf_file *f, const struct perf_event_he
 	struct stream_sample s;
 	int ret;
 
-	if (e && !f->swap && (!e->layout.has_tail || e->layout.raw_only)) {
-		/* the common case: no template to copy, the previous sample's fields are all
-		 * overwritten (tracepoints, and samples without callchains or registers) */
+	if (e && pd_parse_over(f, e)) {
 		if (!e->cur_ready) {
 			e->cur = e->tmpl;
 			e->cur_ready = true;
 		}
-		if (parse_fixed(e, h, &e->cur))
+		if (pd_parse_fixed(e, h, &e->cur))
 			return bad_sample(f, e, h, off);
 		sp = &e->cur;
 	} else {
