@@ -115,6 +115,14 @@ struct stream_ops {
 	 */
 	int (*sample_any_order)(void *ctx, const struct stream_sample *s);
 	uint32_t any_order;
+	/*
+	 * Optional, with sample_any_order: the reader may count those samples itself by place
+	 * (event, ip) and hand each place over once, before .end: one of its samples, with the
+	 * earliest time among them, how many there were and their period summed. Only samples
+	 * with no callchain, branch stack or registers are counted so; the others still come
+	 * one by one.
+	 */
+	int (*place)(void *ctx, const struct stream_sample *s, uint64_t nr, uint64_t period);
 };
 
 #endif

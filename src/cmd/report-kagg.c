@@ -95,9 +95,10 @@ static int grow(struct report_kagg *a, size_t nr_events)
 	return 0;
 }
 
-int report__kagg_sample(void *ctx, const struct stream_sample *s)
+/* @nr samples at @s's place, @period in all, @with_caller of them with callchains */
+static int kagg_add(struct report *r, const struct stream_sample *s, uint64_t nr,
+		    uint64_t period, uint64_t with_caller)
 {
-	struct report *r = ctx;
 	struct report_kagg *a = r->kagg;
 	struct kagg_place *p;
 
@@ -125,10 +126,20 @@ int report__kagg_sample(void *ctx, const struct stream_sample *s)
 found:
 	if (s->time < p->first)
 		p->first = s->time;
-	p->nr++;
-	p->period += s->period;
-	p->with_caller += s->nr_callchain > 2;
+	p->nr += nr;
+	p->period += period;
+	p->with_caller += with_caller;
 	return 0;
+}
+
+int report__kagg_sample(void *ctx, const struct stream_sample *s)
+{
+	return kagg_add(ctx, s, 1, s->period, s->nr_callchain > 2);
+}
+
+int report__kagg_place(void *ctx, const struct stream_sample *s, uint64_t nr, uint64_t period)
+{
+	return kagg_add(ctx, s, nr, period, 0);
 }
 
 static int cmp_first(const void *x, const void *y)

@@ -45,6 +45,7 @@ static int rep_begin(void *ctx, const struct stream_info *info)
 		ret = report__kagg_new(r);
 		if (!ret) {
 			r->ops->sample_any_order = report__kagg_sample;
+			r->ops->place = report__kagg_place;
 			r->ops->any_order = 1u << PERF_RECORD_MISC_KERNEL;
 		}
 	}

@@ -41,6 +41,20 @@ struct pd_evsel {
 	 * next one overwrites just those (the layout sets the same ones each time) */
 	struct stream_sample cur;
 	bool cur_ready;
+	struct pd_place *place;		/* where its last sample counted by place went */
+};
+
+/* samples counted by place (stream_ops.place): perfdata-place.c */
+struct pd_place {
+	uint64_t ip, time, nr, period;	/* time: the earliest */
+	struct pd_evsel *evsel;		/* NULL: a free slot */
+	uint32_t pid, tid, cpu;
+	uint16_t misc;
+};
+
+struct pd_places {
+	struct pd_place *v;		/* open addressing */
+	size_t mask, used;
 };
 
 /* perf's values for the fields a sample of @e does not carry */
@@ -134,6 +148,7 @@ struct perf_file {
 	struct pd_chunk *chunk_pool;	/* FILE_CHUNK buffers to reuse */
 	struct pd_chunk *chunks, *chunks_last;	/* those in use, oldest first */
 	uint32_t any_order;		/* ops->any_order when there is ops->sample_any_order */
+	struct pd_places places;
 	uint64_t chunk_seq;
 	uint8_t *pbuf;
 	size_t pbuf_len;
@@ -301,6 +316,25 @@ static inline int pd_parse_fixed(const struct pd_evsel *e, const struct perf_eve
 	s->raw = b + 4;
 	return 0;
 }
+
+/* perfdata-place.c: @s (of @e) counted at its place, the event's last one or another */
+int pd_place_add_slow(struct perf_file *f, struct pd_evsel *e, const struct stream_sample *s);
+static inline int pd_place_add(struct perf_file *f, struct pd_evsel *e,
+			       const struct stream_sample *s)
+{
+	struct pd_place *p = e->place;
+
+	if (!p || p->ip != s->ip)
+		return pd_place_add_slow(f, e, s);
+	p->nr++;
+	p->period += s->period;
+	if (s->time < p->time)
+		p->time = s->time;
+	return 0;
+}
+/* every place to ops->place, then none */
+int pd_places_deliver(struct perf_file *f);
+void pd_places_free(struct perf_file *f);
 
 /*
  * Whether @e's samples are parsed over its previous one (e->cur), with no template to copy:

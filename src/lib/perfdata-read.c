@@ -402,6 +402,8 @@ static inline int sample_at(struct perf_file *f, const struct perf_event_header 
 		if (e->cur_ready && !f->ops->raw && pd_parse_over(f, e) &&
 		    !pd_parse_fixed(e, h, &e->cur)) {
 			f->stats.nr_samples++;
+			if (f->ops->place)
+				return pd_place_add(f, e, &e->cur);
 			return f->ops->sample_any_order(f->ops->ctx, &e->cur);
 		}
 		return pd_deliver_any_order(f, h, e, off);
@@ -696,6 +698,7 @@ void perf_file__delete(struct perf_file *f)
 	if (!f)
 		return;
 	pd_queue_free(f);
+	pd_places_free(f);
 	while (f->chunk_pool) {
 		struct pd_chunk *c = f->chunk_pool;
 
@@ -734,6 +737,9 @@ int perf_file__run(struct perf_file *f, const struct stream_ops *ops, struct err
 		ret = begin(f);
 	if (f->begun) {
 		ret2 = pd_queue_flush(f, ~0ULL);
+		if (!ret)
+			ret = ret2;
+		ret2 = f->ops->place ? pd_places_deliver(f) : 0;
 		if (!ret)
 			ret = ret2;
 		if (f->ops->end) {

@@ -13,6 +13,7 @@ fixtures=${FIXTURES:-$top/../shared/fixtures}
 mkdir -p "$out"
 command -v clang >/dev/null || { echo "fuzz: clang is not installed" >&2; exit 2; }
 srcs=(src/lib/perfdata-attr.c src/lib/perfdata-feat.c src/lib/perfdata-header.c src/lib/perfdata-order.c
+      src/lib/perfdata-place.c
       src/lib/perfdata-read.c src/lib/perfdata-sample.c src/lib/perfdata-tracing.c
       src/lib/sample-parse.c src/lib/threads.c src/lib/hist.c
       src/lib/util.c)
