@@ -123,6 +123,9 @@ struct stream_ops {
 	 * one by one.
 	 */
 	int (*place)(void *ctx, const struct stream_sample *s, uint64_t nr, uint64_t period);
+	/* the consumer reads no tracepoint payloads: the event formats are left unparsed, and
+	 * info->tep and the events' tp stay NULL (their names are kept) */
+	bool no_formats;
 };
 
 #endif

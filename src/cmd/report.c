@@ -306,7 +306,7 @@ static int report_file(const struct report_opts *o, struct perf_file *f, bool ka
 	struct report r = { .o = o, .f = f, .kagg_allowed = kagg_allowed };
 	struct stream_ops ops = { .ctx = &r, .begin = rep_begin, .sample = rep_sample,
 				  .comm = rep_comm, .mmap = rep_mmap, .task = rep_task,
-				  .lost = rep_lost };
+				  .lost = rep_lost, .no_formats = true };
 	size_t i;
 	int ret;
 

@@ -319,9 +319,12 @@ void pd_evsels_finish(struct perf_file *f)
 
 		if (e->ev.attr.type == PERF_TYPE_TRACEPOINT && f->tep)
 			e->ev.tp = tep_find_event(f->tep, (int)e->ev.attr.config);
-		if (e->ev.attr.type == PERF_TYPE_TRACEPOINT && !e->named && e->ev.tp)
-			snprintf(e->ev.name, sizeof(e->ev.name), "%s:%s", e->ev.tp->system,
-				 e->ev.tp->name);
+		for (j = 0; e->ev.attr.type == PERF_TYPE_TRACEPOINT && !e->named &&
+			    j < f->nr_tp_names; j++)
+			if (f->tp_names[j].id == e->ev.attr.config)
+				break;
+		if (e->ev.attr.type == PERF_TYPE_TRACEPOINT && !e->named && j < f->nr_tp_names)
+			snprintf(e->ev.name, sizeof(e->ev.name), "%s", f->tp_names[j].name);
 		else if (e->ev.attr.type == PERF_TYPE_TRACEPOINT && !e->named) {
 			for (j = 0; j < f->nr_event_types; j++)
 				if (f->event_types[j].id == e->ev.attr.config)
@@ -384,6 +387,7 @@ void pd_evsels_free(struct perf_file *f)
 	free(f->id_dense);
 	free(f->info.evsels);
 	free(f->event_types);
+	free(f->tp_names);
 }
 
 struct bitname {

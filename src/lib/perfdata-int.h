@@ -134,6 +134,8 @@ struct perf_file {
 	size_t tracing_data_size;
 	struct { uint64_t id; char name[64]; } *event_types;
 	size_t nr_event_types;
+	struct { uint64_t id; char name[128]; } *tp_names;	/* "sys:name" by format ID */
+	size_t nr_tp_names;
 	struct pd_queue q;
 	const struct stream_ops *ops;
 	/* compressed records */
@@ -281,6 +283,8 @@ int pd_open_file_mode(struct perf_file *f);
 /* perfdata-feat.c */
 int pd_feature(struct perf_file *f, int feat, const uint8_t *p, size_t size, uint64_t off);
 int pd_tracing_data(struct perf_file *f, const uint8_t *p, size_t size, uint64_t off);
+/* the tracing data's formats into libtraceevent (f->tep), the events' tp set; 0 or -ENOMEM */
+int pd_formats(struct perf_file *f);
 void pd_header_free(struct perf_file_header *h);
 
 /* perfdata-sample.c */

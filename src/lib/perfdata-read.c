@@ -71,6 +71,8 @@ static int begin(struct perf_file *f)
 		pd_evsels_finish(f);
 	if (f->nr_evsels && !f->info.evsels)
 		return -ENOMEM;
+	if (!f->ops->no_formats && pd_formats(f))
+		return -ENOMEM;
 	f->info.tep = f->tep;
 	if (f->ops->begin)
 		ret = f->ops->begin(f->ops->ctx, &f->info);

@@ -178,6 +178,25 @@ static bool format_sane(const char *buf)
 	return !quote && !paren && !brace;
 }
 
+/* "sys:name" of the event format @buf under its ID, for naming events without the parse */
+static void td_name(struct perf_file *f, const char *buf, const char *sys)
+{
+	const char *id = strstr(buf, "\nID: ");
+	size_t n = strcspn(buf + 6, "\n");
+	void *v;
+
+	if (!id || f->nr_tp_names >= 65536)
+		return;
+	v = realloc(f->tp_names, (f->nr_tp_names + 1) * sizeof(*f->tp_names));
+	if (!v)
+		return;
+	f->tp_names = v;
+	f->tp_names[f->nr_tp_names].id = strtoull(id + 5, NULL, 10);
+	snprintf(f->tp_names[f->nr_tp_names++].name, sizeof(f->tp_names->name), "%s:%.*s", sys,
+		 (int)(n < 127 ? n : 127), buf + 6);
+}
+
+/* the formats of one system: into @tep, or with no @tep their names only */
 static void td_formats(struct rd *r, struct tep_handle *tep, const char *sys, bool ftrace)
 {
 	uint32_t n = r32(r), i;
@@ -190,6 +209,8 @@ static void td_formats(struct rd *r, struct tep_handle *tep, const char *sys, bo
 			break;
 		if (!format_sane(buf))
 			;	/* skipped: its samples print without a payload */
+		else if (!tep)
+			td_name(r->f, buf, sys);
 		else if (ftrace)
 			tep_parse_format(tep, NULL, buf, size, sys);
 		else
@@ -198,20 +219,52 @@ static void td_formats(struct rd *r, struct tep_handle *tep, const char *sys, bo
 	}
 }
 
-int pd_tracing_data(struct perf_file *f, const uint8_t *p, size_t size, uint64_t off)
+/* size-prefixed text handed to @parse (a libtraceevent parser) when there is a @tep */
+static void td_text(struct rd *r, uint64_t size, struct tep_handle *tep,
+		    void (*parse)(struct tep_handle *tep, char *buf, uint64_t size))
 {
-	static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	char *buf;
+
+	if (!tep) {
+		rbytes(r, size);
+		return;
+	}
+	buf = rtext(r, size);
+	if (buf)
+		parse(tep, buf, size);
+	free(buf);
+}
+
+static void parse_kallsyms(struct tep_handle *tep, char *buf, uint64_t size)
+{
+	tep_parse_kallsyms(tep, buf);
+}
+
+static void parse_printk(struct tep_handle *tep, char *buf, uint64_t size)
+{
+	if (printk_sane(buf))
+		tep_parse_printk_formats(tep, buf);
+}
+
+static void parse_cmdlines(struct tep_handle *tep, char *buf, uint64_t size)
+{
+	tep_parse_saved_cmdlines(tep, buf);
+}
+
+/*
+ * Walk tracing data @p: into @tep (set up here), or with no @tep check its shape and keep
+ * the events' names (f->tp_names). 0, or how many bytes in it went wrong (the walk stopped).
+ */
+static size_t td_read(struct perf_file *f, const uint8_t *p, size_t size, struct tep_handle *tep)
+{
 	struct rd r = { f, p, p + size, false, false };
-	struct tep_handle *tep = NULL;
-	char *ver = NULL, *buf;
 	uint32_t nsys, i, page_size;
+	char *ver = NULL, *buf;
 	uint8_t be, long_size;
 	const uint8_t *q;
 	uint64_t sz;
 
-	q = rbytes(&r, 10);
-	if (!q || memcmp(q, magic, 10))
-		return pd_bad(f, off, "bad tracing data magic");
+	rbytes(&r, 10);
 	ver = rcstr(&r);
 	q = rbytes(&r, 2);
 	if (!ver || !q)
@@ -220,14 +273,13 @@ int pd_tracing_data(struct perf_file *f, const uint8_t *p, size_t size, uint64_t
 	long_size = q[1];
 	r.swap = !!be != (__BYTE_ORDER == __BIG_ENDIAN);
 	page_size = r32(&r);
-	tep = tep_alloc();
-	if (!tep)
-		goto bad;
-	tep_set_file_bigendian(tep, be ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(tep, __BYTE_ORDER == __BIG_ENDIAN ? TEP_BIG_ENDIAN
-								   : TEP_LITTLE_ENDIAN);
-	tep_set_long_size(tep, long_size);
-	tep_set_page_size(tep, page_size);
+	if (tep) {
+		tep_set_file_bigendian(tep, be ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+		tep_set_local_bigendian(tep, __BYTE_ORDER == __BIG_ENDIAN ? TEP_BIG_ENDIAN
+									   : TEP_LITTLE_ENDIAN);
+		tep_set_long_size(tep, long_size);
+		tep_set_page_size(tep, page_size);
+	}
 	q = rbytes(&r, 12);
 	if (!q || memcmp(q, "header_page", 12))
 		goto bad;
@@ -235,7 +287,8 @@ int pd_tracing_data(struct perf_file *f, const uint8_t *p, size_t size, uint64_t
 	buf = rtext(&r, sz);
 	if (!buf)
 		goto bad;
-	tep_parse_header_page(tep, buf, sz, long_size);
+	if (tep)
+		tep_parse_header_page(tep, buf, sz, long_size);
 	free(buf);
 	q = rbytes(&r, 13);
 	if (!q || memcmp(q, "header_event", 13))
@@ -254,26 +307,41 @@ int pd_tracing_data(struct perf_file *f, const uint8_t *p, size_t size, uint64_t
 	if (r.bad)
 		goto bad;
 	sz = r32(&r);
-	buf = rtext(&r, sz);
-	if (buf)
-		tep_parse_kallsyms(tep, buf);
-	free(buf);
+	td_text(&r, sz, tep, parse_kallsyms);
 	sz = r32(&r);
-	buf = rtext(&r, sz);
-	if (buf && printk_sane(buf))
-		tep_parse_printk_formats(tep, buf);
-	free(buf);
+	td_text(&r, sz, tep, parse_printk);
 	if (!r.bad && strcmp(ver, "0.6") >= 0 && r.end - r.p >= 8) {
 		sz = r64(&r);
-		buf = rtext(&r, sz);
-		if (buf)
-			tep_parse_saved_cmdlines(tep, buf);
-		free(buf);
+		td_text(&r, sz, tep, parse_cmdlines);
 	}
 	free(ver);
+	return 0;
+bad:
+	free(ver);
+	return (size_t)(r.p - p) ?: 1;
+}
+
+/*
+ * The tracing data at @p: its shape checked and the events' names kept; the formats are
+ * parsed into libtraceevent only when a reader of the stream wants them (pd_formats): a
+ * consumer that reads no payloads (report) skips the ~50 us each costs.
+ */
+int pd_tracing_data(struct perf_file *f, const uint8_t *p, size_t size, uint64_t off)
+{
+	static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	size_t bad;
+
+	if (size < 10 || memcmp(p, magic, 10))
+		return pd_bad(f, off, "bad tracing data magic");
+	free(f->tp_names);
+	f->tp_names = NULL;
+	f->nr_tp_names = 0;
+	bad = td_read(f, p, size, NULL);
+	if (bad)
+		return pd_bad(f, off + bad, "bad tracing data");
 	if (f->tep)
 		tep_free(f->tep);
-	f->tep = tep;
+	f->tep = NULL;
 	free(f->tracing_data);
 	f->tracing_data = malloc(size ?: 1);
 	if (f->tracing_data)
@@ -282,13 +350,29 @@ int pd_tracing_data(struct perf_file *f, const uint8_t *p, size_t size, uint64_t
 	f->hdr.tracing_data_size = size;
 	f->hdr.features[0] |= 1ULL << PERF_FEAT_TRACING_DATA;
 	return 0;
-bad:
-	free(ver);
-	if (tep)
-		tep_free(tep);
-	return pd_bad(f, off + (r.p - p), "bad tracing data");
 }
 
+int pd_formats(struct perf_file *f)
+{
+	size_t i;
+
+	if (f->tep || !f->tracing_data)
+		return 0;
+	f->tep = tep_alloc();
+	if (!f->tep)
+		return -ENOMEM;
+	td_read(f, f->tracing_data, f->tracing_data_size, f->tep);
+	for (i = 0; i < f->nr_evsels; i++) {
+		struct pd_evsel *e = f->evsels[i];
+
+		if (e->ev.attr.type != PERF_TYPE_TRACEPOINT)
+			continue;
+		e->ev.tp = tep_find_event(f->tep, (int)e->ev.attr.config);
+		if (f->info.evsels && i < f->info.nr_evsels)
+			f->info.evsels[i].tp = e->ev.tp;
+	}
+	return 0;
+}
 
 static const char *const tracefs_dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 
