@@ -120,9 +120,17 @@ static void compact(struct pd_queue *q)
 	q->nr = out;
 }
 
-static inline int deliver_one(struct perf_file *f, const struct pd_qent *e)
+static inline int deliver_one(struct perf_file *f, const struct pd_qent *q)
 {
-	return pd_deliver(f, e->rec, e->evsel, e->off);
+	struct pd_evsel *e = q->evsel;
+
+	/* pd_deliver(), inline for the common sample; it reports a bad one */
+	if (e && e->cur_ready && !f->ops->raw && pd_parse_over(f, e) &&
+	    q->rec->type == PERF_RECORD_SAMPLE && !pd_parse_fixed(e, q->rec, &e->cur)) {
+		f->stats.nr_samples++;
+		return f->ops->sample ? f->ops->sample(f->ops->ctx, &e->cur) : 0;
+	}
+	return pd_deliver(f, q->rec, e, q->off);
 }
 
 static bool chunk_holds(const struct pd_chunk *c, const void *p)
