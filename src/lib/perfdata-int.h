@@ -73,11 +73,13 @@ static inline void pd_sample_defaults(const struct pd_evsel *e, struct stream_sa
 /*
  * A buffer of records. Chunks are kept in the order they were filled (perf_file.chunks), and
  * queued records point into them: a chunk goes back once it is filled and no queued record
- * lies in it. No count per record: a run's records arrived in order, so a run holds records
- * of a chunk only when that chunk's number is between those of its oldest and newest.
+ * lies in it. No count per record: the records of a chunk have file offsets in [lo, hi) (a
+ * decompressed one, or one holding a record copied to align it, has its record's offset
+ * alone), and a run's records arrived in file order, so a run holds records of a chunk only
+ * when the offsets of its oldest and newest records straddle that range.
  */
 struct pd_chunk {
-	uint64_t seq;			/* order of filling */
+	uint64_t lo, hi;		/* hi: UINT64_MAX while it is being filled */
 	bool live;			/* still being filled */
 	size_t len;
 	struct pd_chunk **pool;		/* free list to go back to, else free() */
@@ -151,7 +153,6 @@ struct perf_file {
 	struct pd_chunk *chunks, *chunks_last;	/* those in use, oldest first */
 	uint32_t any_order;		/* ops->any_order when there is ops->sample_any_order */
 	struct pd_places places;
-	uint64_t chunk_seq;
 	uint8_t *pbuf;
 	size_t pbuf_len;
 	uint64_t pipe_off;

@@ -133,23 +133,7 @@ static inline int deliver_one(struct perf_file *f, const struct pd_qent *q)
 	return pd_deliver(f, q->rec, e, q->off);
 }
 
-static bool chunk_holds(const struct pd_chunk *c, const void *p)
-{
-	return (const char *)p >= c->data && (const char *)p < c->data + c->len;
-}
-
-/* the number of the chunk in use that holds @p; UINT64_MAX when none does */
-static uint64_t chunk_seq_of(const struct perf_file *f, const void *p)
-{
-	const struct pd_chunk *c;
-
-	for (c = f->chunks; c; c = c->next)
-		if (chunk_holds(c, p))
-			return c->seq;
-	return UINT64_MAX;
-}
-
-/* whether a queued record lies in @c */
+/* whether a queued record lies in @c (see struct pd_chunk) */
 static bool chunk_pinned(const struct perf_file *f, const struct pd_chunk *c)
 {
 	const struct pd_queue *q = &f->q;
@@ -157,14 +141,9 @@ static bool chunk_pinned(const struct perf_file *f, const struct pd_chunk *c)
 
 	for (r = 0; r < q->nr_runs; r++) {
 		const struct pd_run *run = &q->runs[r];
-		uint64_t first;
 
-		if (run->start == run->end)
-			continue;
-		first = chunk_seq_of(f, q->v[run->start].rec);
-		if (first == c->seq)
-			return true;
-		if (first < c->seq && chunk_seq_of(f, q->v[run->end - 1].rec) >= c->seq)
+		if (run->start < run->end && q->v[run->start].off < c->hi &&
+		    q->v[run->end - 1].off >= c->lo)
 			return true;
 	}
 	return false;

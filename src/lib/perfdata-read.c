@@ -95,10 +95,12 @@ static struct pd_chunk *chunk_new(size_t len)
 	return c;
 }
 
-/* @c, about to hold records that may be queued, joins the chunks in use */
-static void chunk_track(struct perf_file *f, struct pd_chunk *c)
+/* @c, about to hold records (from file offset @lo on) that may be queued, joins the chunks
+ * in use */
+static void chunk_track(struct perf_file *f, struct pd_chunk *c, uint64_t lo)
 {
-	c->seq = f->chunk_seq++;
+	c->lo = lo;
+	c->hi = UINT64_MAX;
 	c->next = NULL;
 	if (f->chunks_last)
 		f->chunks_last->next = c;
@@ -108,7 +110,7 @@ static void chunk_track(struct perf_file *f, struct pd_chunk *c)
 }
 
 /* a FILE_CHUNK buffer from the free list, warm, else a new one that will go back to it */
-static struct pd_chunk *chunk_get(struct perf_file *f)
+static struct pd_chunk *chunk_get(struct perf_file *f, uint64_t lo)
 {
 	struct pd_chunk *c = f->chunk_pool;
 
@@ -116,7 +118,7 @@ static struct pd_chunk *chunk_get(struct perf_file *f)
 	if (f->hdr.data_size + sizeof(*c) < FILE_CHUNK / 2) {
 		c = chunk_new(f->hdr.data_size ?: 1);
 		if (c)
-			chunk_track(f, c);
+			chunk_track(f, c, lo);
 		return c;
 	}
 
@@ -133,13 +135,14 @@ static struct pd_chunk *chunk_get(struct perf_file *f)
 	}
 	c->live = true;
 	c->pool = &f->chunk_pool;
-	chunk_track(f, c);
+	chunk_track(f, c, lo);
 	return c;
 }
 
-/* @c is filled: it goes back once no queued record points into it */
-static void chunk_done(struct perf_file *f, struct pd_chunk *c)
+/* @c is filled, its records below file offset @hi: it goes back once none is queued */
+static void chunk_done(struct perf_file *f, struct pd_chunk *c, uint64_t hi)
 {
+	c->hi = hi;
 	c->live = false;
 	pd_chunks_release(f, false);
 }
@@ -208,7 +211,7 @@ static int decompress(struct perf_file *f, const struct perf_event_header *h, ui
 			c = n;
 		}
 	}
-	chunk_track(f, c);
+	chunk_track(f, c, off);	/* its records carry the COMPRESSED record's offset */
 	ret = process_records(f, (uint8_t *)c->data, out_len, off, &used);
 	if (!ret) {
 		size_t rem = out_len - used;
@@ -225,7 +228,7 @@ static int decompress(struct perf_file *f, const struct perf_event_header *h, ui
 		f->decomp_rem = nr;
 		f->decomp_rem_len = nr ? rem : 0;
 	}
-	chunk_done(f, c);
+	chunk_done(f, c, off + 1);
 	return ret;
 }
 
@@ -354,7 +357,7 @@ static int record_at(struct perf_file *f, uint8_t *p, const struct perf_event_he
 		own = chunk_new(h->size);
 		if (!own)
 			return -ENOMEM;
-		chunk_track(f, own);
+		chunk_track(f, own, off);
 		memcpy(own->data, p, h->size);
 		p = (uint8_t *)own->data;
 	}
@@ -362,7 +365,7 @@ static int record_at(struct perf_file *f, uint8_t *p, const struct perf_event_he
 		memcpy(p, h, sizeof(*h));	/* the header in host order from here on */
 	ret = one_record(f, (struct perf_event_header *)p, off);
 	if (own)
-		chunk_done(f, own);
+		chunk_done(f, own, off + 1);
 	return ret;
 }
 
@@ -485,7 +488,7 @@ static int run_file(struct perf_file *f)
 				break;
 			}
 			prev = c;
-			c = chunk_get(f);
+			c = chunk_get(f, off);
 			if (!c) {
 				ret = -ENOMEM;
 				break;
@@ -494,7 +497,7 @@ static int run_file(struct perf_file *f)
 			if (keep)
 				memcpy(c->data, prev->data + pos, keep);
 			if (prev)
-				chunk_done(f, prev);
+				chunk_done(f, prev, off);
 			n = pread(f->fd, c->data + keep, want, off + keep);
 			if (n <= 0) {
 				ret = n < 0 ? err__set(f->err, -errno, "cannot read '%s': %s",
@@ -520,7 +523,7 @@ static int run_file(struct perf_file *f)
 		off += h.size;
 	}
 	if (c)
-		chunk_done(f, c);
+		chunk_done(f, c, off);
 out:
 	if (!ret && f->truncated)
 		ret = pd_bad(f, off, "file truncated: %llu of %llu bytes of data",
@@ -588,11 +591,11 @@ static int run_pipe(struct perf_file *f)
 
 		if (!c || c->len - pos < PERF_MAX_REC) {
 			if (c)
-				chunk_done(f, c);
+				chunk_done(f, c, off);
 			c = chunk_new(PIPE_CHUNK);
 			if (!c)
 				return -ENOMEM;
-			chunk_track(f, c);
+			chunk_track(f, c, off);
 			pos = 0;
 		}
 		h = (struct perf_event_header *)(c->data + pos);
@@ -623,7 +626,7 @@ static int run_pipe(struct perf_file *f)
 			break;
 	}
 	if (c)
-		chunk_done(f, c);
+		chunk_done(f, c, f->pipe_off);
 	return ret;
 }
 
