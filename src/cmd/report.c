@@ -322,8 +322,11 @@ static int report_file(const struct report_opts *o, struct perf_file *f, bool ka
 		goto out_free;
 	}
 	ret = perf_file__run(f, &ops, err);
-	if (r.kagg && !ret)
-		ret = report__kagg_finish(&r, again);
+	if (r.kagg) {	/* after a bad record too: what was read before it is reported */
+		int fin = report__kagg_finish(&r, again);
+
+		ret = ret ?: fin;
+	}
 	if (r.symrep && !*again) {
 		int fin = symrep__finish(r.symrep);
 
@@ -370,7 +373,7 @@ static int run_report(const struct report_opts *o)
 		goto out_err;
 	}
 	ret = report_file(o, f, !o->ordered, &again, &err);
-	if (!ret && again) {
+	if (again) {	/* nothing was printed: read it again in time order */
 		perf_file__delete(f);
 		f = NULL;
 		ret = perf_file__open(&f, o->input, &err) ?: report_file(o, f, false, &again, &err);
