@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "report-int.h"
 
@@ -25,7 +24,6 @@ struct kagg_place {
 struct report_kagg {
 	struct kagg_place *v;		/* open addressing, nr == 0: free */
 	size_t mask, used;
-	struct kagg_place **last;	/* per event, its last sample's place (a tracepoint has one) */
 	uint64_t kmaps_gen;		/* when the first sample came */
 	bool any;
 };
@@ -53,16 +51,13 @@ int report__kagg_new(struct report *r)
 		return -ENOMEM;
 	r->kagg->mask = 1023;
 	r->kagg->v = calloc(r->kagg->mask + 1, sizeof(*r->kagg->v));
-	r->kagg->last = calloc(r->nr ?: 1, sizeof(*r->kagg->last));
-	return r->kagg->v && r->kagg->last ? 0 : -ENOMEM;
+	return r->kagg->v ? 0 : -ENOMEM;
 }
 
 void report__kagg_delete(struct report *r)
 {
-	if (r->kagg) {
+	if (r->kagg)
 		free(r->kagg->v);
-		free(r->kagg->last);
-	}
 	free(r->kagg);
 	r->kagg = NULL;
 }
@@ -77,12 +72,11 @@ static size_t slot_of(const struct report_kagg *a, const struct stream_evsel *ev
 	return i;
 }
 
-static int grow(struct report_kagg *a, size_t nr_events)
+static int grow(struct report_kagg *a)
 {
 	struct report_kagg n = { .mask = a->mask * 2 + 1 };
 	size_t i;
 
-	memset(a->last, 0, nr_events * sizeof(*a->last));
 	n.v = calloc(n.mask + 1, sizeof(*n.v));
 	if (!n.v)
 		return -ENOMEM;
@@ -108,13 +102,10 @@ static int kagg_add(struct report *r, const struct stream_sample *s, uint64_t nr
 		a->any = true;
 		a->kmaps_gen = threads__kmaps_gen(r->threads);
 	}
-	p = a->last[s->evsel->idx];
-	if (p && p->ip == s->ip)
-		goto found;
 	p = &a->v[slot_of(a, s->evsel, s->ip)];
 	if (!p->nr) {
 		if (2 * (a->used + 1) > a->mask + 1) {
-			if (grow(a, r->nr))
+			if (grow(a))
 				return -ENOMEM;
 			p = &a->v[slot_of(a, s->evsel, s->ip)];
 		}
@@ -122,8 +113,6 @@ static int kagg_add(struct report *r, const struct stream_sample *s, uint64_t nr
 					  .evsel = s->evsel, .pid = s->pid, .tid = s->tid,
 					  .cpu = s->cpu, .misc = s->misc };
 	}
-	a->last[s->evsel->idx] = p;
-found:
 	if (s->time < p->first)
 		p->first = s->time;
 	p->nr += nr;

@@ -351,6 +351,21 @@ static inline bool pd_parse_over(const struct perf_file *f, const struct pd_evse
 	return !f->swap && (!e->layout.has_tail || e->layout.raw_only);
 }
 
+/*
+ * The common sample @h of @e parsed into e->cur and counted, inline on a hot path: false when
+ * it is not one (no layout to parse over, a raw callback, or too short), and then
+ * pd_deliver() or pd_deliver_any_order() takes it and reports a bad one
+ */
+static inline bool pd_parse_common(struct perf_file *f, struct pd_evsel *e,
+				   const struct perf_event_header *h)
+{
+	if (!e || !e->cur_ready || f->ops->raw || !pd_parse_over(f, e) ||
+	    pd_parse_fixed(e, h, &e->cur))
+		return false;
+	f->stats.nr_samples++;
+	return true;
+}
+
 /* a SAMPLE to ops->sample_any_order, as it is read */
 int pd_deliver_any_order(struct perf_file *f, const struct perf_event_header *h,
 			 struct pd_evsel *e, uint64_t off);

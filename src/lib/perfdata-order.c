@@ -124,12 +124,8 @@ static inline int deliver_one(struct perf_file *f, const struct pd_qent *q)
 {
 	struct pd_evsel *e = q->evsel;
 
-	/* pd_deliver(), inline for the common sample; it reports a bad one */
-	if (e && e->cur_ready && !f->ops->raw && pd_parse_over(f, e) &&
-	    q->rec->type == PERF_RECORD_SAMPLE && !pd_parse_fixed(e, q->rec, &e->cur)) {
-		f->stats.nr_samples++;
+	if (q->rec->type == PERF_RECORD_SAMPLE && pd_parse_common(f, e, q->rec))
 		return f->ops->sample ? f->ops->sample(f->ops->ctx, &e->cur) : 0;
-	}
 	return pd_deliver(f, q->rec, e, q->off);
 }
 

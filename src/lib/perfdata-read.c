@@ -403,15 +403,11 @@ static inline int sample_at(struct perf_file *f, const struct perf_event_header 
 	f->stats.nr_records++;
 	f->stats.nr_by_type[PERF_RECORD_SAMPLE]++;
 	if (f->any_order && e && (f->any_order >> (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) & 1)) {
-		/* pd_deliver_any_order(), inline for the common case; it reports a bad one */
-		if (e->cur_ready && !f->ops->raw && pd_parse_over(f, e) &&
-		    !pd_parse_fixed(e, h, &e->cur)) {
-			f->stats.nr_samples++;
-			if (f->ops->place)
-				return pd_place_add(f, e, &e->cur);
-			return f->ops->sample_any_order(f->ops->ctx, &e->cur);
-		}
-		return pd_deliver_any_order(f, h, e, off);
+		if (!pd_parse_common(f, e, h))
+			return pd_deliver_any_order(f, h, e, off);
+		if (f->ops->place)
+			return pd_place_add(f, e, &e->cur);
+		return f->ops->sample_any_order(f->ops->ctx, &e->cur);
 	}
 	if (e && e->time_off >= 0 && e->time_off + 8 <= h->size)
 		memcpy(&t, (const uint8_t *)h + e->time_off, 8);
