@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "schedlens/origin.h"
+
 struct tep_handle;
 struct tep_event;
 
@@ -80,6 +82,8 @@ struct stream_info {
 	/* header facts; NULL or 0 when the source does not have them */
 	const char *hostname, *os_release, *arch, *cpu_desc, *cpuid, *perf_version, *cmdline;
 	uint32_t nr_cpus_online, nr_cpus_avail;
+	/* recorded on the running kernel? decided once for the input (origin.h); live: this boot */
+	struct origin origin;
 };
 
 struct stream_stats {

@@ -152,16 +152,11 @@ int symbols__source_line(struct symbols *s, const char *file, unsigned int line,
 /*
  * The kallsyms for analysing @data (a perf.data path): @given when set; else DATA.kallsyms
  * (what `schedlens record` keeps beside its file) when it exists; else /proc/kallsyms when
- * @os_release is the running kernel's; else NULL (kernel addresses stay unresolved).
+ * it names the input's kernel addresses (origin__kallsyms_apply()); else NULL (kernel
+ * addresses stay unresolved).
  */
-const char *symbols__pick_kallsyms(const char *data, const char *given, const char *os_release,
-				   char *buf, size_t len);
-
-/*
- * True when a file's header says it was recorded on another machine (another hostname or
- * kernel release than this one's); false when it does not say.
- */
-bool symbols__recorded_elsewhere(const char *hostname, const char *os_release);
+const char *symbols__pick_kallsyms(const char *data, const char *given,
+				   const struct origin *origin, char *buf, size_t len);
 
 /*
  * Notes `schedlens record` leaves in a file's command line (CMDLINE feature) as one argument

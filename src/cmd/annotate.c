@@ -43,10 +43,9 @@ static int ann_begin(void *ctx, const struct stream_info *info)
 	cfg.symfs = a->o->symfs;
 	cfg.cache_dir = a->o->no_cache ? NULL : symbols__cache_dir(cbuf, sizeof(cbuf));
 	cfg.vmlinux = a->o->vmlinux;
-	cfg.kallsyms = symbols__pick_kallsyms(a->o->input, a->o->kallsyms, info->os_release, kbuf,
+	cfg.kallsyms = symbols__pick_kallsyms(a->o->input, a->o->kallsyms, &info->origin, kbuf,
 					      sizeof(kbuf));
-	cfg.elsewhere = !a->o->symfs &&
-			symbols__recorded_elsewhere(info->hostname, info->os_release);
+	cfg.elsewhere = !a->o->symfs && !origin__same_machine(&info->origin);
 	a->has_note = symbols__record_note(info->cmdline, a->note, sizeof(a->note)) != NULL;
 	if (info->nr_evsels)
 		snprintf(a->event, sizeof(a->event), "%s", info->evsels[0].name);

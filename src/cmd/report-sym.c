@@ -29,9 +29,9 @@ int report__sym_begin(struct report *r, const struct stream_info *info)
 		r->need_comm |= sc.keys[i] == SYMREP_COMM;
 	}
 	r->need_comm |= sc.folded;
-	cfg.kallsyms = symbols__pick_kallsyms(o->input, o->kallsyms, info->os_release, kbuf,
+	cfg.kallsyms = symbols__pick_kallsyms(o->input, o->kallsyms, &info->origin, kbuf,
 					      sizeof(kbuf));
-	cfg.elsewhere = !o->symfs && symbols__recorded_elsewhere(info->hostname, info->os_release);
+	cfg.elsewhere = !o->symfs && !origin__same_machine(&info->origin);
 	cfg.cache_dir = o->no_cache ? NULL : symbols__cache_dir(cbuf, sizeof(cbuf));
 	sc.nr_events = info->nr_evsels;
 	sc.focus = r->focus;

@@ -198,15 +198,6 @@ static int sched_live(const struct sched_opts *o, struct schedan_opts *ao, struc
 }
 
 #ifdef HAVE_PERFDATA
-/* recorded on this machine, as far as the header says: its host name and kernel */
-static bool recorded_here(const struct stream_info *info)
-{
-	struct utsname u;
-
-	return !uname(&u) && info->hostname && info->os_release &&
-	       !strcmp(info->hostname, u.nodename) && !strcmp(info->os_release, u.release);
-}
-
 /*
  * Migrations are classified on the recording machine's topology: the file's CPU_TOPOLOGY
  * (and CACHE, NUMA_TOPOLOGY), else this machine's when the file was recorded here or comes
@@ -219,7 +210,7 @@ static struct topology *file_topology(struct perf_file *f)
 
 	if (t)
 		return t;
-	if (perf_file__info(f)->pipe_mode || recorded_here(perf_file__info(f)))
+	if (perf_file__info(f)->pipe_mode || origin__same_machine(&perf_file__info(f)->origin))
 		t = topology__read(NULL, &lerr);
 	if (!t)
 		fprintf(stderr, "schedlens sched: warning: %s: migrations left unclassified\n",

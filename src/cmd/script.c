@@ -13,11 +13,10 @@
 #include <event-parse.h>
 #include <trace-seq.h>
 
-#include <sys/utsname.h>
-
 #include "schedlens/commands.h"
 #include "schedlens/kallsyms.h"
 #include "schedlens/perfdata.h"
+#include "schedlens/symbols.h"
 #include "schedlens/threads.h"
 #include "schedlens/unwind.h"
 #include "schedlens/util.h"
@@ -26,6 +25,7 @@
 
 struct script_opts {
 	const char *input;
+	const char *kallsyms;
 	bool all;
 };
 
@@ -34,7 +34,7 @@ struct script {
 	const struct stream_info *info;
 	struct threads *threads;
 	struct trace_seq ts;
-	struct kallsyms *ksyms;		/* this machine's, for %pS in tracepoints, as perf */
+	struct kallsyms *ksyms;		/* for %pS in tracepoints (symbols__pick_kallsyms()) */
 	struct unwinder *uw;		/* --call-graph dwarf recordings */
 	uint64_t gen;			/* bumped when an address space may change */
 	int name_width;
@@ -55,16 +55,27 @@ static char *resolve_fn(void *priv, unsigned long long *addrp, char **modp)
 static int sc_begin(void *ctx, const struct stream_info *info)
 {
 	struct script *s = ctx;
-	struct utsname u;
+	char kbuf[4096], wbuf[512];
+	const char *ks;
 	size_t i;
 
 	s->info = info;
-	/* like perf, kernel addresses in payloads resolve against this machine's kallsyms;
-	 * only when the file was recorded on this kernel release, so they mean something */
-	if (info->tep && !uname(&u) && (!info->os_release || !strcmp(info->os_release, u.release))) {
-		s->ksyms = kallsyms__load(NULL, NULL);
-		if (s->ksyms)
+	/* kernel addresses in payloads resolve as perf's do, through a kallsyms that names them */
+	ks = info->tep ? symbols__pick_kallsyms(s->o->input, s->o->kallsyms, &info->origin, kbuf,
+						sizeof(kbuf)) : NULL;
+	if (ks) {
+		struct errbuf err = { "" };
+
+		s->ksyms = kallsyms__load(ks, &err);
+		if (!s->ksyms)
+			fprintf(stderr, "schedlens script: warning: %s\n", err.msg);
+		else
 			tep_set_function_resolver(info->tep, resolve_fn, s->ksyms);
+	} else if (info->tep &&
+		   origin__warning(&info->origin, "/proc/kallsyms not used, kernel addresses in "
+				   "tracepoint fields left as numbers (give --kallsyms FILE)",
+				   wbuf, sizeof(wbuf))) {
+		fprintf(stderr, "schedlens script: warning: '%s' %s\n", info->path, wbuf);
 	}
 	for (i = 0; i < info->nr_evsels; i++) {
 		int n = strlen(info->evsels[i].name);
@@ -286,9 +297,12 @@ static int run_script(const struct script_opts *o)
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "usage: schedlens script [-i FILE] [--all]\n"
-		    "  -i, --input FILE  perf.data file, '-' for stdin (default perf.data)\n"
-		    "  -a, --all         also the records other than samples\n");
+	fprintf(fp, "usage: schedlens script [-i FILE] [--all] [--kallsyms FILE]\n"
+		    "  -i, --input FILE    perf.data file, '-' for stdin (default perf.data)\n"
+		    "  -a, --all           also the records other than samples\n"
+		    "      --kallsyms FILE the recording kernel's kallsyms, for addresses in\n"
+		    "                      tracepoint fields (default: FILE.kallsyms, else\n"
+		    "                      /proc/kallsyms when the file was recorded this boot)\n");
 }
 
 int cmd_script(int argc, char **argv)
@@ -296,6 +310,7 @@ int cmd_script(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "kallsyms", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -310,6 +325,9 @@ int cmd_script(int argc, char **argv)
 			break;
 		case 'a':
 			o.all = true;
+			break;
+		case 'K':
+			o.kallsyms = optarg;
 			break;
 		case 'h':
 			usage(stdout);

@@ -281,6 +281,9 @@ static inline struct pd_evsel *pd_evsel_of_sample(struct perf_file *f,
 int pd_map_file(struct perf_file *f);		/* 0, 1 when not a regular file, or -errno */
 int pd_open_file_mode(struct perf_file *f);
 
+/* perfdata-origin.c: f->info.origin from the header and the first records */
+void pd_origin(struct perf_file *f);
+
 /* perfdata-feat.c */
 int pd_feature(struct perf_file *f, int feat, const uint8_t *p, size_t size, uint64_t off);
 int pd_tracing_data(struct perf_file *f, const uint8_t *p, size_t size, uint64_t off);

@@ -74,6 +74,8 @@ static int begin(struct perf_file *f)
 	if (!f->ops->no_formats && pd_formats(f))
 		return -ENOMEM;
 	f->info.tep = f->tep;
+	if (f->pipe)	/* its features came with the records read so far */
+		pd_origin(f);
 	if (f->ops->begin)
 		ret = f->ops->begin(f->ops->ctx, &f->info);
 	f->any_order = f->ops->sample_any_order ? f->ops->any_order : 0;
@@ -687,6 +689,8 @@ int perf_file__open(struct perf_file **out, const char *path, struct errbuf *err
 	}
 	f->hdr.pipe_mode = f->info.pipe_mode = f->pipe;
 	f->info.path = f->path;
+	if (!f->pipe)
+		pd_origin(f);
 	*out = f;
 	return 0;
 out_free:

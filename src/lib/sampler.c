@@ -247,6 +247,7 @@ struct sampler *sampler__new(const struct sampler_opts *o, struct errbuf *err)
 	s->info.evsels = s->evsels;
 	s->info.nr_evsels = s->nr_evsels;
 	s->info.path = "(live)";
+	origin__live(&s->info.origin);
 	s->info.big_endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 	s->info.nr_cpus_online = (uint32_t)perf_cpu_map__nr(s->cpus);
 	s->info.nr_cpus_avail = s->info.nr_cpus_online;

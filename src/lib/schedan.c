@@ -4,7 +4,6 @@
 #include <event-parse.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 #include "schedlens/symbols.h"
 #include "schedan-int.h"
@@ -218,7 +217,6 @@ static int sa_begin(void *ctx, const struct stream_info *info)
 {
 	struct schedan *a = ctx;
 	struct tep_format_field *fl;
-	struct utsname u;
 	size_t i, e, k;
 	size_t len = 0;
 
@@ -273,13 +271,15 @@ static int sa_begin(void *ctx, const struct stream_info *info)
 				a->has[EV_WAKING] || a->has[EV_WAKEUP] ?
 					"" : "sched:sched_waking or sched:sched_wakeup");
 	a->waking_mode = a->has[EV_WAKING];
-	if (!a->opts.kallsyms_path && info->os_release &&
-	    uname(&u) == 0 && strcmp(u.release, info->os_release)) {
+	if (!a->opts.kallsyms_path && !origin__kallsyms_apply(&info->origin)) {
 		/* this machine's /proc/kallsyms would name another kernel's addresses */
+		char w[512];
+
 		a->ksyms_off = true;
-		len += snprintf(a->warnings + len, sizeof(a->warnings) - len,
-				"recorded on kernel %s, this is %s: IPI call sites left as "
-				"addresses (give --kallsyms FILE)\n", info->os_release, u.release);
+		len += snprintf(a->warnings + len, sizeof(a->warnings) - len, "%s\n",
+				origin__warning(&info->origin, "/proc/kallsyms not used, IPI call "
+						"sites left as addresses (give --kallsyms FILE)",
+						w, sizeof(w)));
 	}
 	a->native = !info->tep || tep_is_file_bigendian(info->tep) ==
 					  (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);

@@ -582,11 +582,9 @@ size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsign
 	return chain_unwound(s, smp, flags, out, n, max);
 }
 
-const char *symbols__pick_kallsyms(const char *data, const char *given, const char *os_release,
-				   char *buf, size_t len)
+const char *symbols__pick_kallsyms(const char *data, const char *given,
+				   const struct origin *origin, char *buf, size_t len)
 {
-	struct utsname u;
-
 	if (given)
 		return given;
 	if (data && strcmp(data, "-")) {
@@ -594,22 +592,11 @@ const char *symbols__pick_kallsyms(const char *data, const char *given, const ch
 		if (!access(buf, R_OK))
 			return buf;
 	}
-	if (os_release && !uname(&u) && !strcmp(u.release, os_release) &&
-	    !access("/proc/kallsyms", R_OK)) {
+	if (origin__kallsyms_apply(origin) && !access("/proc/kallsyms", R_OK)) {
 		snprintf(buf, len, "/proc/kallsyms");
 		return buf;
 	}
 	return NULL;
-}
-
-bool symbols__recorded_elsewhere(const char *hostname, const char *os_release)
-{
-	struct utsname u;
-
-	if (uname(&u))
-		return false;
-	return (hostname && strcmp(hostname, u.nodename)) ||
-	       (os_release && strcmp(os_release, u.release));
 }
 
 const char *symbols__record_note(const char *cmdline, char *buf, size_t len)

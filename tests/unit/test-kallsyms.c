@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <check.h>
+
+#include "skip.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,8 +81,7 @@ START_TEST(test_proc)
 	const struct ksym *s;
 
 	if (!k) {
-		fprintf(stderr, "skipped: %s\n", e.msg);
-		return;
+		ck_skip("%s", e.msg);
 	}
 	/* every named function resolves back to itself from inside its body */
 	s = kallsyms__by_name(k, "schedule");
@@ -199,8 +200,7 @@ START_TEST(test_upto_proc)
 	size_t n;
 
 	if (!full) {
-		fprintf(stderr, "skipped: %s\n", e.msg);
-		return;
+		ck_skip("%s", e.msg);
 	}
 	s = kallsyms__by_name(full, "update_curr") ?: kallsyms__by_name(full, "schedule");
 	ck_assert_ptr_nonnull(s);

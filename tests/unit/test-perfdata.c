@@ -490,6 +490,7 @@ struct copy {
 static int c_begin(void *ctx, const struct stream_info *info)
 {
 	struct copy *c = ctx;
+	const struct perf_file_header *h = perf_file__header(c->f);
 	struct perf_writer_evsel ev[16];
 	struct errbuf err = { "" };
 	const void *td;
@@ -507,6 +508,12 @@ static int c_begin(void *ctx, const struct stream_info *info)
 		fprintf(stderr, "%s\n", err.msg);
 		return -EIO;
 	}
+	/* the source's build-ids, so that readers tell its kernel from this one as they did */
+	for (i = 0; i < h->nr_build_ids; i++)
+		if (perf_writer__add_build_id(c->w, h->build_ids[i].filename, h->build_ids[i].id,
+					      h->build_ids[i].size, h->build_ids[i].misc,
+					      h->build_ids[i].pid))
+			return -ENOMEM;
 	if (!perf_file__tracing_data(c->f, &td, &tds))
 		return perf_writer__set_tracing_data(c->w, td, tds);
 	return 0;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <byteswap.h>
 #include <check.h>
+
+#include "skip.h"
 #include <errno.h>
 #include <event-parse.h>
 #include <stdlib.h>
@@ -242,8 +244,7 @@ START_TEST(test_live)
 	pid_t pid;
 
 	if (geteuid() != 0 || tracepoint__attr(NULL, ev.name, &ev.attr, &e)) {
-		fprintf(stderr, "skipped: %s\n", e.msg[0] ? e.msg : "needs root");
-		return;
+		ck_skip("%s", e.msg[0] ? e.msg : "needs root");
 	}
 	s = sampler__new(&o, &e);
 	ck_assert_msg(s != NULL, "%s", e.msg);
@@ -288,8 +289,7 @@ static void follow(bool no_inherit)
 	char b;
 
 	if (geteuid() != 0 || tracepoint__attr(NULL, ev.name, &ev.attr, &e)) {
-		fprintf(stderr, "skipped: %s\n", e.msg[0] ? e.msg : "needs root");
-		return;
+		ck_skip("%s", e.msg[0] ? e.msg : "needs root");
 	}
 	ck_assert_int_eq(pipe(go), 0);
 	pid = fork();

@@ -108,6 +108,7 @@ static void fake_init_opts(struct fake *f, size_t nr, const struct schedan_opts 
 	}
 	f->info = (struct stream_info){ .evsels = f->ev, .nr_evsels = nr, .tep = f->tep,
 					.path = "synthetic" };
+	origin__live(&f->info.origin);
 	f->a = schedan__new(o, NULL);
 	schedan__ops(f->a, &f->ops);
 }
@@ -315,13 +316,16 @@ START_TEST(test_missing)
 	fake_exit(&f);
 	/* another kernel's file: this machine's kallsyms is not used for it */
 	{
+		struct origin_facts in = { .os_release = "0.0.0-elsewhere" };
+		struct origin_facts here = { .os_release = "6.1.0-57-cloud-amd64" };
 		struct schedan_opts o = { 0 };
 
 		fake_init_opts(&f, NR, &o);
-		f.info.os_release = "0.0.0-elsewhere";
+		origin__compare(&f.info.origin, &in, &here);
 		ck_assert_int_eq(f.ops.begin(f.ops.ctx, &f.info), 0);
 		ck_assert_ptr_nonnull(strstr(schedan__warnings(f.a),
-					     "recorded on kernel 0.0.0-elsewhere"));
+					     "recorded on kernel 0.0.0-elsewhere, this is "
+					     "6.1.0-57-cloud-amd64: /proc/kallsyms not used"));
 		WAKE(&f, WAKING, 0, 10, 200, 101, 1);
 		IPI_(&f, 0, 11, 200, 1, 0xffffffff81000200ull);
 		SW(&f, 1, 20, 0, 0, 101);
