@@ -240,14 +240,14 @@ static int run_iteration(struct run_state *st, const struct suite_entry *e,
 
 	before = vmstat_read();
 	/*
-	 * No stop flag for target__run: a workload killed alone can leave its own children
-	 * holding the result pipe. Ctrl-C at a terminal reaches the workload's process group
-	 * anyway; a signal to this process alone lets the iteration finish, and keeps it.
+	 * The workload runs in a process group of its own, which Ctrl-C at a terminal does
+	 * not reach: the stop flag makes target__run pass SIGINT on to that whole group, and
+	 * the iteration in flight is dropped, whether it ended early or not.
 	 */
-	ret = target__run(&t, &h, NULL, &res, &st->err);
+	ret = target__run(&t, &h, &run_stop, &res, &st->err);
 	after = vmstat_read();
 	code = target__exit_code(&res);
-	if (run_stop && (ret || code || !res.metrics)) {
+	if (run_stop || res.interrupted) {
 		ret = RUN_INTERRUPTED;
 		goto out_put;
 	}
