@@ -82,23 +82,31 @@ expect_rc 0 "$SCHEDLENS" stat -x, -e task-clock,page-faults -- true
 grep -Eq '^[0-9.]+,msec,task-clock,' "$TMP/err" || fail "CSV task-clock line"
 grep -Eq '^[0-9.]+,,page-faults,' "$TMP/err" || fail "CSV page-faults line"
 
-# Ctrl-C stops the workload and prints what was counted
-"$SCHEDLENS" stat -e task-clock,context-switches -- sleep 30 2>"$TMP/int.err" &
+# Ctrl-C stops the workload and prints what was counted: sent once the workload says it runs
+mkfifo "$TMP/ready"
+"$SCHEDLENS" stat -e task-clock,context-switches -- \
+	sh -c "echo running >'$TMP/ready'; exec sleep 600" 2>"$TMP/int.err" &
 pid=$!
-sleep 1
+read -r _ <"$TMP/ready"
 kill -INT $pid
+timeout 60 tail --pid=$pid -f /dev/null || { kill -KILL $pid; fail "Ctrl-C: stat still runs after 60 s"; }
 wait $pid
 rc=$?
 [ $rc -eq 130 ] || fail "Ctrl-C: exit $rc, expected 130 (SIGINT of the workload)"
 grep -q 'interrupted after 1 run' "$TMP/int.err" || fail "Ctrl-C: no interruption note"
 grep -q 'msec task-clock' "$TMP/int.err" || fail "Ctrl-C: counts not printed"
-# -a without a command counts system-wide until Ctrl-C
+# -a without a command counts system-wide until Ctrl-C: sent once its counters are open (its
+# Ctrl-C handler is set before), after a few processes this test starts and ends
 "$SCHEDLENS" stat -a -e context-switches,task-clock 2>"$TMP/sw.err" &
 pid=$!
-sleep 1
+for _ in $(seq 1 100000); do
+	ls -l "/proc/$pid/fd" 2>/dev/null | grep -q 'perf_event' && break
+done
+ls -l "/proc/$pid/fd" 2>/dev/null | grep -q 'perf_event' || fail "stat -a opened no counter"
+for _ in 1 2 3 4 5; do /bin/true; done
 kill -INT $pid
 wait $pid || fail "stat -a: exit $?"
 grep -q "for 'system wide'" "$TMP/sw.err" || fail "stat -a: no system-wide table"
 cs=$(awk '$2 == "context-switches" { print $1 }' "$TMP/sw.err")
-[ -n "$cs" ] && [ "$cs" -gt 0 ] || fail "stat -a: no context switches counted in a second"
+[ -n "$cs" ] && [ "$cs" -gt 0 ] || fail "stat -a: no context switches counted around 5 processes"
 echo ok
