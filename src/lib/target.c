@@ -100,7 +100,7 @@ static void write_all(int fd, const char *buf, size_t len)
 }
 
 /* In the child: never returns. */
-static void child_run(const struct target *t, struct child_pipes *p)
+static void child_run(const struct target *t, struct child_pipes *p, const sigset_t *mask)
 {
 	struct errbuf err = { "" };
 	char c;
@@ -109,7 +109,10 @@ static void child_run(const struct target *t, struct child_pipes *p)
 	close(p->go[1]);
 	close(p->err[0]);
 	close(p->res[0]);
+	/* SIGINT was blocked across the fork: one sent meanwhile (to this process group, or
+	 * passed on by the parent) is delivered now, and ends the child as it should */
 	signal(SIGINT, SIG_DFL);
+	sigprocmask(SIG_SETMASK, mask, NULL);
 	/* an in-process workload gets a group of its own, so a stop reaches every task it forks */
 	if (!t->argv)
 		setpgid(0, 0);
@@ -215,6 +218,7 @@ int target__run(const struct target *t, const struct target_hooks *h,
 	size_t reslen = 0;
 	bool exited = false, res_eof = false, killed = false;
 	int ret, pidfd = -1, exec_errno = 0;
+	sigset_t intr, mask;
 	pid_t pid;
 
 	memset(res, 0, sizeof(*res));
@@ -222,15 +226,20 @@ int target__run(const struct target *t, const struct target_hooks *h,
 	if (ret)
 		return err__set(err, ret, "cannot create pipes: %s", strerror(-ret));
 	fflush(NULL);
+	/* until the child has its own SIGINT disposition, the caller's handler would swallow one */
+	sigemptyset(&intr);
+	sigaddset(&intr, SIGINT);
+	sigprocmask(SIG_BLOCK, &intr, &mask);
 	pid = fork();
+	if (pid == 0)
+		child_run(t, &p, &mask);
+	if (pid > 0 && !t->argv)
+		setpgid(pid, pid); /* as the child does: whichever runs first */
+	sigprocmask(SIG_SETMASK, &mask, NULL);
 	if (pid < 0) {
 		ret = err__set(err, -errno, "cannot fork: %s", strerror(errno));
 		goto out_close;
 	}
-	if (pid == 0)
-		child_run(t, &p);
-	if (!t->argv)
-		setpgid(pid, pid); /* as the child does: whichever runs first */
 	close(p.go[0]);
 	close(p.err[1]);
 	close(p.res[1]);
