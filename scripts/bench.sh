@@ -5,6 +5,8 @@ set -u
 bin=${1:-build/schedlens}
 top=$(cd "$(dirname "$0")/.." && pwd)
 export SCHEDLENS="$top/${bin#$top/}" FIXTURES="${FIXTURES:-$top/../shared/fixtures}"
+# perf prints numbers in the locale's format (0,55 msec under de_DE): the figures are parsed in C
+export LC_ALL=C
 rc=0
 for b in "$top"/scripts/bench-*.sh; do
 	[ -f "$b" ] || continue

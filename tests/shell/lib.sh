@@ -8,6 +8,9 @@ set -u
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
+# perf prints numbers in the locale's format (0,55 msec under de_DE, which breaks its own -x,
+# CSV); schedlens always prints the C locale's, and tests read perf in it too
+perf() { LC_ALL=C command perf "$@"; }
 skip() { echo "$*"; exit 77; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }

@@ -5,6 +5,7 @@
 # for how a summary (mean and spread) becomes iteration values.
 # Usage: make-docs.sh NAME.tsv OUTDIR
 set -euo pipefail
+export LC_ALL=C	# the documents' numbers are written the same in every locale
 [ $# -eq 2 ] || { echo "usage: make-docs.sh NAME.tsv OUTDIR" >&2; exit 2; }
 tsv=$1 out=$2
 name=$(basename "$tsv" .tsv)
