@@ -3,6 +3,9 @@
 # schedlens stat against perf stat on the same command, and its edge cases.
 source "$(dirname "$0")/lib.sh"
 need_perf
+# perf runs in the C locale (lib.sh): so does everything here, so that the program both tools
+# count is the same one (ls loads the locale's files, 20 page faults more, outside it)
+export LC_ALL=C
 
 cmd=(ls -R /usr/share)
 "${cmd[@]}" >/dev/null 2>&1 # warm the page cache for both tools
@@ -26,9 +29,13 @@ def col(prefix, ev):
                 out.append(float(f[0]))
     return out
 ok = True
-pf_p, pf_s = st.median(col("perf", "page-faults")), st.median(col("sl", "page-faults"))
-print(f"page-faults median: perf {pf_p} schedlens {pf_s} ({100 * (pf_s - pf_p) / pf_p:+.2f}%)")
-ok &= abs(pf_s - pf_p) <= 0.01 * pf_p
+# page faults of one program vary a little from run to run (what it reads, where its heap
+# grows): the medians agree within 1%, or within the spread the runs themselves showed
+fp, fs = col("perf", "page-faults"), col("sl", "page-faults")
+pf_p, pf_s = st.median(fp), st.median(fs)
+lim = max(0.01 * pf_p, max(fp) - min(fp), max(fs) - min(fs))
+print(f"page-faults median: perf {pf_p} schedlens {pf_s} ({100 * (pf_s - pf_p) / pf_p:+.2f}%, limit {lim:.0f}; perf {fp}, schedlens {fs})")
+ok &= abs(pf_s - pf_p) <= lim
 tp, ts = col("perf", "task-clock"), col("sl", "task-clock")
 lim = max(4 * max(st.stdev(tp), st.stdev(ts)), 0.10 * st.median(tp))
 print(f"task-clock ms median: perf {st.median(tp):.2f} schedlens {st.median(ts):.2f} (limit {lim:.2f})")
