@@ -13,22 +13,25 @@ gcc -g -O2 -fomit-frame-pointer -fno-optimize-sibling-calls -o "$TMP/deepstack" 
 expect_rc 0 "$SCHEDLENS" record -e cpu-clock -c 1000000 --call-graph dwarf -o "$TMP/ds.data" \
 	-- "$TMP/deepstack" 0.5
 
-# one line per sample: the frames in deepstack, innermost first
-frames() { awk -v end="$1" '$0 ~ end { if (c) print c; c = ""; next }
-	/deepstack\)$/ { c = c " " $1 } END { if (c) print c }'; }
-"$SCHEDLENS" script -i "$TMP/ds.data" 2>"$TMP/err" | frames 'cpu-clock:' >"$TMP/ours" ||
+# one line per sample, keyed by its time: the frames in deepstack, innermost first (a sample
+# whose frames one tool finds and the other not must not shift the others)
+frames() { awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { if (t) print t c; t = $i; c = ""; next } }
+	/deepstack\)$/ { c = c " " $1 } END { if (t) print t c }' | sort; }
+"$SCHEDLENS" script -i "$TMP/ds.data" 2>"$TMP/err" | frames >"$TMP/ours" ||
 	{ cat "$TMP/err"; fail "script failed"; }
-perf script -i "$TMP/ds.data" -F ip,dso 2>/dev/null | frames '^$' >"$TMP/perf"
-n=$(wc -l <"$TMP/perf")
+perf script -i "$TMP/ds.data" -F time,ip,dso 2>/dev/null | frames >"$TMP/perf"
+n=$(awk 'NF > 1' "$TMP/perf" | wc -l)
 [ "$n" -ge 100 ] || skip "only $n samples in the program (perf could not unwind or too few)"
-same=$(paste -d'|' "$TMP/ours" "$TMP/perf" | awk -F'|' '$1 == $2' | wc -l)
-deep=$(awk 'NF >= 4' "$TMP/ours" | wc -l)
+[ "$(wc -l <"$TMP/ours")" = "$(wc -l <"$TMP/perf")" ] ||
+	fail "$(wc -l <"$TMP/ours") samples in schedlens script, $(wc -l <"$TMP/perf") in perf script"
+same=$(paste -d'|' "$TMP/ours" "$TMP/perf" | awk -F'|' 'NF == 2 && $1 == $2 && split($1, a, " ") > 1' | wc -l)
+deep=$(awk 'NF >= 5' "$TMP/ours" | wc -l)
 awk -v s="$same" -v n="$n" 'BEGIN { exit !(s >= 0.95 * n) }' ||
 	fail "only $same of $n samples unwound as perf does"
 awk -v d="$deep" -v n="$n" 'BEGIN { exit !(d >= 0.9 * n) }' ||
 	fail "only $deep of $n samples reach main (4 frames or more)"
 # the common chain is inner <- middle <- outer <- main, by perf's names for those addresses
-chain=$(sort "$TMP/ours" | uniq -c | sort -rn | awk 'NR == 1 { $1 = ""; print }')
+chain=$(cut -d' ' -f2- "$TMP/ours" | sort | uniq -c | sort -rn | awk 'NR == 1 { $1 = ""; print }')
 names=$(perf script -i "$TMP/ds.data" -F ip,sym 2>/dev/null | awk '{ print $1, $2 }' | sort -u |
 	awk -v c="$chain" 'BEGIN { n = split(c, a, " "); for (i = 1; i <= n; i++) want[a[i]] = i }
 		$1 in want { name[want[$1]] = $2 } END { for (i = 1; i <= 4; i++) printf "%s ", name[i] }')
