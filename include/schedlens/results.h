@@ -48,7 +48,10 @@ int results__declare(json_t *entry, const char *metric, const char *unit, enum b
 json_t *results__add_iteration(json_t *entry);
 /* Set iteration value @metric to @v (finite). 0, -EINVAL or -ENOMEM. */
 int results__set(json_t *iteration, const char *metric, double v);
-/* Every iteration's value of @metric, in order; returns how many (iterations lacking it skip). */
+/*
+ * Every iteration's value of @metric, in order, at most @max; returns how many (iterations
+ * lacking it skip). With @out NULL, only counts them.
+ */
 size_t results__values(const json_t *entry, const char *metric, double *out, size_t max);
 enum better results__better(const json_t *entry, const char *metric);
 const char *results__unit(const json_t *entry, const char *metric);

@@ -39,8 +39,9 @@ static void usage(FILE *f)
 		"usage: schedlens compare [OPTIONS] BASE.json [NEW.json MORE.json ...]\n\n"
 		"Compare results documents entry by entry (aligned by entry id); with one\n"
 		"document, summarise it (Min, Amean/Hmean, Stddev, CoeffVar, Max, BAmean-95).\n\n"
-		"  -s, --style STYLE     default (medians, %.0f%% bootstrap CI of NEW/BASE,\n"
-		"                        Mann-Whitney U), mmtests, perf-stat\n"
+		"  -s, --style STYLE     default (medians; the change of the geometric means,\n"
+		"                        its CI at 1-alpha and Welch's t on the logs), mmtests,\n"
+		"                        perf-stat\n"
 		"  -f, --format FMT      text (default), markdown, csv, json\n"
 		"  -l, --label NAME      column title of the next document (repeat; default:\n"
 		"                        the file name without .json)\n"
@@ -48,12 +49,11 @@ static void usage(FILE *f)
 		"      --plot FILE.svg   also draw every metric per iteration with intervals\n"
 		"      --precision N     decimals of values in mmtests tables (default: per table)\n"
 		"      --alpha A         significance level (default 0.05)\n"
-		"      --seed N          bootstrap seed (default 1)\n"
+		"      --seed N          seed of the medians' bootstrap interval (-f json)\n"
 		"      --resamples N     bootstrap resamples (default 10000)\n"
 		"  -h, --help\n\n"
 		"Percentages are positive when NEW is better. In mmtests style '*' marks a mean\n"
-		"whose mean+-1.96*SD interval does not overlap the base's (MMTests' rule).\n",
-		100 * compare_opts.cmp.confidence);
+		"whose mean+-1.96*SD interval does not overlap the base's (MMTests' rule).\n");
 }
 
 static int load_docs(const struct compare_cmd_opts *o, json_t **docs, char **labels)
@@ -87,6 +87,26 @@ static int load_docs(const struct compare_cmd_opts *o, json_t **docs, char **lab
 	return 0;
 }
 
+/* every -m metric is declared by some entry of BASE: else a typo, said as gate says it */
+static int check_metrics(const struct compare_cmd_opts *o, const json_t *base)
+{
+	const json_t *e;
+	size_t i, k;
+	bool found;
+
+	for (k = 0; k < o->nmetrics; k++) {
+		found = false;
+		json_array_foreach(json_object_get(base, "entries"), i, e)
+			found |= json_object_get(json_object_get(e, "metrics"), o->metrics[k]) != NULL;
+		if (!found) {
+			fprintf(stderr, "schedlens compare: no selected metric '%s' in any entry of "
+				"'%s'\n", o->metrics[k], o->paths[0]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int run_compare(const struct compare_cmd_opts *o)
 {
 	json_t *docs[MAX_DOCS] = { 0 };
@@ -99,6 +119,10 @@ static int run_compare(const struct compare_cmd_opts *o)
 	ret = load_docs(o, docs, labels);
 	if (ret)
 		goto out_free;
+	if (check_metrics(o, docs[0])) {
+		ret = 2;
+		goto out_free;
+	}
 	r.docs = (const json_t *const *)docs;
 	r.labels = (const char *const *)labels;
 	r.ndocs = o->ndocs;
@@ -128,7 +152,7 @@ out_free:
 		json_decref(docs[i]);
 		free(labels[i]);
 	}
-	return ret ? 1 : 0;
+	return ret == 2 ? 2 : ret ? 1 : 0;
 }
 
 static int bad_usage(const char *msg, const char *arg)

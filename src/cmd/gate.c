@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * schedlens gate BASE.json NEW.json: a CI verdict. A metric regresses when NEW is worse, the
- * Mann-Whitney U p-value after Holm-Bonferroni adjustment over every tested metric is below
- * --alpha (default 0.01), and the median got worse by at least --min-effect (default 3%). Exit 0 pass, 1 regression,
- * 2 unusable input (or usage).
+ * schedlens gate BASE.json NEW.json: a CI verdict that can fail. Each metric is tested with
+ * Welch's t on the logs of its values (compare.h). It regresses when NEW is worse, the p-value
+ * after Holm-Bonferroni adjustment over every tested metric is below --alpha (default 0.01),
+ * and the estimate is worse by at least --min-effect (default 5%). It passes when, at the
+ * one-sided level 1 - --beta (default 0.05), it cannot be worse by --min-effect or more; one
+ * that is neither (too few runs, or too much noise, to tell) is inconclusive, with the runs that
+ * would settle it. Exit 0 pass, 1 regression, 2 unusable input (or usage), 3 inconclusive
+ * (0 with --accept-inconclusive).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -20,25 +24,34 @@
 
 #define GATE_MAX_METRICS 64
 #define GATE_DEFAULT_ALPHA 0.01
+#define GATE_INCONCLUSIVE 3
+#define GATE_MAX_RUNS 1000	/* runs a side beyond which the runs needed are not given */
 
 struct gate_opts {
 	const char *base, *new;
 	double min_effect;	/* percent */
+	double beta;		/* the most a passing metric may be worse by min_effect, one-sided */
 	const char *metrics[GATE_MAX_METRICS];
 	size_t nmetrics;
 	const char *junit;
 	bool quiet;
 	bool all;		/* every metric with a direction, not only the suite's gate metrics */
+	bool accept_inconclusive;	/* smoke runs: inconclusive metrics do not fail */
 	struct compare_opts cmp;
 };
 
 static struct gate_opts gate_opts;
 
+enum gate_status { GATE_PASS, GATE_REGRESSION, GATE_IMPROVED, GATE_UNSURE };
+
 struct gate_item {
 	const char *entry, *metric;
 	struct metric_cmp mc;
-	double p_adj;
-	bool regression, improvement;
+	double p_adj;		/* Holm-adjusted p */
+	double alpha_i;		/* the Holm level it was tested at: its interval is at 1 - alpha_i */
+	double worst_pct;	/* how much worse it may be, one-sided at 1 - alpha (< 0: worse) */
+	size_t n_needed;	/* GATE_UNSURE: runs a side that would settle it (0: > 1000) */
+	enum gate_status status;
 };
 
 static void usage(FILE *f)
@@ -46,13 +59,21 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: schedlens gate [OPTIONS] BASE.json NEW.json\n\n"
 		"Fail (exit 1) when NEW regresses against BASE: worse, significant after\n"
-		"Holm-Bonferroni correction over all tested metrics (Mann-Whitney U), and worse by\n"
-		"at least the minimum effect. Exit 0 pass, 2 unusable input.\n\n"
-		"      --min-effect P   smallest regression that counts, in %% (default 3%%)\n"
-		"      --alpha A        family-wise significance level (default 0.01)\n"
+		"Holm-Bonferroni correction over all tested metrics (Welch's t on the logs), and\n"
+		"worse by at least the minimum effect. Pass (exit 0) when no metric can be worse by\n"
+		"the minimum effect (one-sided, at 1 - beta). A metric that is neither is\n"
+		"inconclusive, with the runs a side that would tell: exit 3. Exit 2: unusable input.\n\n"
+		"      --min-effect P   smallest regression that counts, and the most a passing\n"
+		"                       metric may be worse, in %% (default 5%%)\n"
+		"      --alpha A        family-wise significance level (default 0.01): the chance\n"
+		"                       of a false regression\n"
+		"      --beta B         the chance that a metric worse by the minimum effect\n"
+		"                       passes (default 0.05)\n"
 		"  -m, --metric NAME    gate on this metric only (repeat)\n"
 		"  -a, --all            every metric with a direction (default: the suite's gate\n"
 		"                       metrics when the results mark some, else all)\n"
+		"      --accept-inconclusive  exit 0 when nothing regressed but some metric is\n"
+		"                       inconclusive (smoke runs); they are still listed\n"
 		"      --junit FILE     also write a JUnit XML report\n"
 		"      --seed N         bootstrap seed for the intervals (default 1)\n"
 		"  -q, --quiet          print regressions and the verdict only\n"
@@ -88,26 +109,53 @@ static bool selected(const struct gate_opts *o, const json_t *entry, const char 
 	return false;
 }
 
+static const char *status_word(enum gate_status st)
+{
+	switch (st) {
+	case GATE_REGRESSION:
+		return "REGRESSION";
+	case GATE_IMPROVED:
+		return "improved";
+	case GATE_UNSURE:
+		return "INCONCLUSIVE";
+	default:
+		return "pass";
+	}
+}
+
 static void describe(const struct gate_opts *o, const struct gate_item *it, char *buf,
 		     size_t len)
 {
 	const struct metric_cmp *mc = &it->mc;
 	bool worse = mc->change_pct < 0;
 	double lo = worse ? -mc->change_hi : mc->change_lo, hi = worse ? -mc->change_lo : mc->change_hi;
-	char ci[96];
+	int n;
 
-	if (isnan(lo))
-		snprintf(ci, sizeof(ci), "not significant: no interval computed");
+	if (mc->test == CMP_TEST_NONE) {
+		snprintf(buf, len, "'%s' %s: n=%zu/%zu, a test needs at least 2 runs a side",
+			 it->entry, it->metric, mc->base.n, mc->new.n);
+		return;
+	}
+	n = snprintf(buf, len,
+		     "'%s' %s: %s %.6g -> %.6g, %.2f%% %s (%.*g%% CI %.2f%% .. %.2f%% %s); "
+		     "welch t%s p=%.3g, holm-adjusted p=%.3g %s alpha %g; n=%zu/%zu",
+		     it->entry, it->metric, mc->welch.log ? "geometric mean" : "mean",
+		     mc->welch.log ? exp(mc->welch.base_mean) : mc->base.mean,
+		     mc->welch.log ? exp(mc->welch.base_mean + mc->welch.est) : mc->new.mean,
+		     fabs(mc->change_pct), worse ? "worse" : "better",
+		     2 + (int)ceil(-log10(it->alpha_i)), 100 * (1 - it->alpha_i), lo,
+		     hi, worse ? "worse" : "better", mc->welch.log ? " on logs" : "", mc->p_value,
+		     it->p_adj, it->p_adj < o->cmp.alpha ? "<" : ">=", o->cmp.alpha, mc->base.n,
+		     mc->new.n);
+	if (it->status != GATE_UNSURE || n < 0 || (size_t)n >= len)
+		return;
+	if (it->n_needed)
+		snprintf(buf + n, len - n, "; may be %.2f%% worse (one-sided %g%%): about %zu runs a "
+			 "side would tell", -it->worst_pct, 100 * (1 - o->beta), it->n_needed);
 	else
-		snprintf(ci, sizeof(ci), "%.0f%% CI %.2f%% .. %.2f%% %s", 100 * o->cmp.confidence,
-			 lo, hi, worse ? "worse" : "better");
-	snprintf(buf, len,
-		 "'%s' %s: median %.6g -> %.6g, %.2f%% %s (%s); mann-whitney u (%s) p=%.3g, "
-		 "holm-adjusted p=%.3g %s alpha %g; n=%zu/%zu",
-		 it->entry, it->metric, mc->base.median, mc->new.median, fabs(mc->change_pct),
-		 worse ? "worse" : "better", ci, mc->test == CMP_TEST_MWU_EXACT ? "exact" : "normal",
-		 mc->p_value, it->p_adj, it->p_adj < o->cmp.alpha ? "<" : ">=", o->cmp.alpha,
-		 mc->base.n, mc->new.n);
+		snprintf(buf + n, len - n, "; may be %.2f%% worse (one-sided %g%%): more than %d "
+			 "runs a side would be needed", -it->worst_pct, 100 * (1 - o->beta),
+			 GATE_MAX_RUNS);
 }
 
 static void xml_escaped(FILE *f, const char *s)
@@ -159,8 +207,10 @@ static int write_junit(const struct gate_opts *o, const struct gate_item *items,
 		xml_escaped(f, items[i].metric);
 		fputs("\">", f);
 		describe(o, &items[i], line, sizeof(line));
-		if (items[i].regression) {
-			fputs("\n    <failure message=\"regression\">", f);
+		if (items[i].status == GATE_REGRESSION ||
+		    (items[i].status == GATE_UNSURE && !o->accept_inconclusive)) {
+			fprintf(f, "\n    <failure message=\"%s\">",
+				items[i].status == GATE_REGRESSION ? "regression" : "inconclusive");
 			xml_escaped(f, line);
 			fputs("</failure>\n  ", f);
 		} else {
@@ -180,57 +230,178 @@ static int write_junit(const struct gate_opts *o, const struct gate_item *items,
 	return 0;
 }
 
-/* Compare every selected metric with a direction; 0 or the exit code for unusable input. */
+/*
+ * Compare every selected metric with a direction: those with fewer than 2 runs on a side
+ * come back untested (CMP_TEST_NONE). 0, or -EINVAL with detail in @err when a metric the gate
+ * needs is missing from NEW (its entry, or its values), -ENOMEM.
+ */
 static int collect(const struct gate_opts *o, const json_t *base, const json_t *new,
-		   struct gate_item **out, size_t *nout, size_t *skipped)
+		   struct gate_item **out, size_t *nout, struct errbuf *err)
 {
 	struct gate_item *items = NULL, *ni;
 	const json_t *e, *ne, *m;
-	const char *metric;
+	const char *metric, *id;
 	struct compare_opts fast = o->cmp;
-	struct errbuf err;
 	size_t i, n = 0;
 	bool marks = has_gate_marks(base);
+	int ret = 0;
 
-	/* the verdict needs Mann-Whitney only: intervals later, for what gets reported */
-	fast.resamples = 0;
-	*skipped = 0;
+	fast.resamples = 0;	/* the gate reads no bootstrap interval */
 	json_array_foreach(json_object_get(base, "entries"), i, e) {
-		ne = compare__find_entry(new, json_string_value(json_object_get(e, "id")));
-		if (!ne)
-			continue;
+		id = json_string_value(json_object_get(e, "id"));
+		ne = compare__find_entry(new, id);
 		json_object_foreach(json_object_get(e, "metrics"), metric, m) {
 			struct metric_cmp mc;
 
 			if (!selected(o, e, metric, marks) ||
-			    results__better(e, metric) == BETTER_NONE)
-				continue;
-			if (compare__metric(e, ne, metric, &fast, &mc, &err) ||
-			    mc.base.n < 2 || mc.new.n < 2) {
-				(*skipped)++;
-				continue;
+			    results__better(e, metric) == BETTER_NONE ||
+			    !results__values(e, metric, NULL, 0))
+				continue;	/* not measured in BASE: nothing to hold NEW to */
+			if (!ne) {
+				ret = err__set(err, -EINVAL, "'%s' has no entry '%s': its %s cannot be "
+					       "gated", o->new, id, metric);
+				goto out;
 			}
-			if (mc.significant &&
-			    compare__metric(e, ne, metric, &o->cmp, &mc, &err)) {
-				(*skipped)++;
-				continue;
+			ret = compare__metric(e, ne, metric, &fast, &mc, err);
+			if (ret == -ENOENT) {
+				ret = err__set(err, -EINVAL, "'%s' has no value of '%s' in entry '%s'",
+					       o->new, metric, id);
+				goto out;
 			}
+			if (ret)
+				goto out;
 			ni = realloc(items, (n + 1) * sizeof(*items));
 			if (!ni) {
-				free(items);
-				return -ENOMEM;
+				ret = err__set(err, -ENOMEM, "out of memory");
+				goto out;
 			}
 			items = ni;
-			items[n] = (struct gate_item){
-				.entry = json_string_value(json_object_get(e, "id")),
-				.metric = metric, .mc = mc,
-			};
-			n++;
+			items[n++] = (struct gate_item){ .entry = id, .metric = metric, .mc = mc };
 		}
+	}
+out:
+	if (ret) {
+		free(items);
+		items = NULL;
+		n = 0;
 	}
 	*out = items;
 	*nout = n;
+	return ret;
+}
+
+/* how much worse @mc may be, one-sided at 1 - @beta, with @n runs a side (0: as measured) */
+static double worst_change(const struct metric_cmp *mc, double beta, size_t n)
+{
+	struct cmp_welch w = mc->welch;
+	double d, vb, vn;
+
+	if (n) {
+		vb = w.sd_base * w.sd_base / (double)n;
+		vn = w.sd_new * w.sd_new / (double)n;
+		w.se = sqrt(vb + vn);
+		w.df = vb + vn > 0 ? (vb + vn) * (vb + vn) / ((vb * vb + vn * vn) / (double)(n - 1))
+				   : (double)(2 * n - 2);
+	}
+	d = compare__welch_tq(&w, beta) * w.se;
+	/* the worse direction: up when lower is better, down when higher is */
+	return compare__welch_change(&w, mc->better == BETTER_LOWER ? w.est + d : w.est - d,
+				     mc->better);
+}
+
+/* whether @n runs a side would settle @it, if the runs were as noisy as these */
+static bool settles(const struct gate_opts *o, const struct gate_item *it, size_t n)
+{
+	struct cmp_welch w = it->mc.welch;
+	double vb = w.sd_base * w.sd_base / (double)n, vn = w.sd_new * w.sd_new / (double)n;
+
+	w.se = sqrt(vb + vn);
+	w.df = vb + vn > 0 ? (vb + vn) * (vb + vn) / ((vb * vb + vn * vn) / (double)(n - 1))
+			   : (double)(2 * n - 2);
+	if (it->mc.change_pct <= -o->min_effect &&
+	    fabs(w.est) > compare__welch_tq(&w, it->alpha_i / 2) * w.se)
+		return true;	/* a regression */
+	return worst_change(&it->mc, o->beta, n) > -o->min_effect;
+}
+
+/*
+ * Holm-Bonferroni over the tested items: each one's adjusted p and the level it was tested
+ * at, alpha / (m - k) for the k-th smallest p, and after the first that is not rejected, that
+ * one's level for all the rest, so that a metric's interval leaves out no change exactly when
+ * it is significant. 0 or -ENOMEM.
+ */
+static int holm(const struct gate_opts *o, struct gate_item *items, size_t n)
+{
+	double *p = malloc((n ?: 1) * sizeof(*p)), level = NAN;
+	size_t *idx = malloc((n ?: 1) * sizeof(*idx)), m = 0, i, j, t;
+
+	if (!p || !idx) {
+		free(p);
+		free(idx);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		p[i] = items[i].mc.p_value;
+		if (!isnan(p[i]))
+			idx[m++] = i;
+	}
+	compare__holm(p, n, p);
+	for (i = 1; i < m; i++)	/* by p, ascending */
+		for (j = i; j > 0 && items[idx[j]].mc.p_value < items[idx[j - 1]].mc.p_value; j--) {
+			t = idx[j];
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+	for (i = 0; i < m; i++) {
+		struct gate_item *it = &items[idx[i]];
+
+		if (isnan(level) && it->mc.p_value >= o->cmp.alpha / (double)(m - i))
+			level = o->cmp.alpha / (double)(m - i);
+		it->alpha_i = isnan(level) ? o->cmp.alpha / (double)(m - i) : level;
+		it->p_adj = p[idx[i]];
+	}
+	free(p);
+	free(idx);
 	return 0;
+}
+
+/* The verdict of @it, its interval at its Holm level, and the runs that would settle it. */
+static void judge(const struct gate_opts *o, struct gate_item *it, const json_t *base,
+		  const json_t *new)
+{
+	struct metric_cmp *mc = &it->mc;
+	struct compare_opts at = o->cmp;
+	struct errbuf err;
+	bool sig;
+	size_t n;
+
+	if (mc->test == CMP_TEST_NONE) {
+		it->status = GATE_UNSURE;
+		it->p_adj = NAN;
+		it->n_needed = 2;
+		return;
+	}
+	/* the interval at the level the metric was tested at, not at alpha */
+	at.alpha = it->alpha_i;
+	at.resamples = 0;
+	compare__metric(compare__find_entry(base, it->entry), compare__find_entry(new, it->entry),
+			it->metric, &at, mc, &err);
+	sig = it->p_adj < o->cmp.alpha;
+	it->worst_pct = worst_change(mc, o->beta, 0);
+	if (sig && mc->change_pct <= -o->min_effect)
+		it->status = GATE_REGRESSION;
+	else if (sig && mc->change_pct >= o->min_effect)
+		it->status = GATE_IMPROVED;
+	else if (it->worst_pct > -o->min_effect)
+		it->status = GATE_PASS;
+	else
+		it->status = GATE_UNSURE;
+	if (it->status != GATE_UNSURE)
+		return;
+	n = mc->base.n > mc->new.n ? mc->base.n : mc->new.n;
+	for (n++; n <= GATE_MAX_RUNS && !settles(o, it, n); n++)
+		;
+	it->n_needed = n <= GATE_MAX_RUNS ? n : 0;
 }
 
 /* Median 1-minute load average over the iterations of @doc (run records it); -1 if none. */
@@ -264,8 +435,8 @@ static int run_gate(const struct gate_opts *o)
 	json_t *base = NULL, *new = NULL;
 	struct gate_item *items = NULL;
 	struct errbuf err = { "" };
-	size_t n = 0, i, regressions = 0, skipped;
-	double *p = NULL;
+	size_t n = 0, i, regressions = 0, unsure = 0;
+	const char *verdict;
 	char line[1024];
 	int ret = 2;
 
@@ -275,39 +446,30 @@ static int run_gate(const struct gate_opts *o)
 	new = results__read(o->new, &err);
 	if (!new || compare__check(base, o->base, new, o->new, &err))
 		goto out_err;
-	if (collect(o, base, new, &items, &n, &skipped)) {
-		err__set(&err, -ENOMEM, "out of memory");
+	if (collect(o, base, new, &items, &n, &err))
 		goto out_err;
-	}
 	if (!n) {
-		err__set(&err, -EINVAL,
-			 "nothing to gate on: no %smetric with a better direction has at least 2 "
-			 "iterations on both sides",
-			 o->nmetrics ? "selected " : "");
+		err__set(&err, -EINVAL, "nothing to gate on: no %smetric with a better direction "
+			 "has values in '%s'", o->nmetrics ? "selected " : "", o->base);
 		goto out_err;
 	}
-	p = malloc(n * sizeof(*p));
-	if (!p) {
+	if (holm(o, items, n)) {
 		err__set(&err, -ENOMEM, "out of memory");
 		goto out_err;
 	}
-	for (i = 0; i < n; i++)
-		p[i] = items[i].mc.p_value;
-	compare__holm(p, n, p);
 	for (i = 0; i < n; i++) {
 		struct gate_item *it = &items[i];
-		bool sig = p[i] < o->cmp.alpha;
 
-		it->p_adj = p[i];
-		it->regression = sig && it->mc.change_pct <= -o->min_effect;
-		it->improvement = sig && it->mc.change_pct >= o->min_effect;
-		regressions += it->regression;
-		if (it->regression || (!o->quiet && it->improvement)) {
+		judge(o, it, base, new);
+		regressions += it->status == GATE_REGRESSION;
+		unsure += it->status == GATE_UNSURE;
+		if (it->status == GATE_REGRESSION || it->status == GATE_UNSURE ||
+		    (!o->quiet && it->status == GATE_IMPROVED)) {
 			describe(o, it, line, sizeof(line));
-			printf("%s %s\n", it->regression ? "REGRESSION" : "improved", line);
+			printf("%s %s\n", status_word(it->status), line);
 		}
 	}
-	if (o->junit && write_junit(o, items, n, regressions))
+	if (o->junit && write_junit(o, items, n, regressions + (o->accept_inconclusive ? 0 : unsure)))
 		goto out_free;
 	{
 		double lb = median_load(base), ln = median_load(new);
@@ -317,16 +479,16 @@ static int run_gate(const struct gate_opts *o)
 			       "%.2f in NEW): other work may explain a difference\n",
 			       lb, ln);
 	}
-	printf("gate: %s: %zu metric%s tested, %zu regression%s (mann-whitney u, "
-	       "holm-bonferroni at alpha %g, min effect %g%%)",
-	       regressions ? "FAIL" : "pass", n, n == 1 ? "" : "s", regressions,
-	       regressions == 1 ? "" : "s", o->cmp.alpha, o->min_effect);
+	verdict = regressions ? "FAIL" : !unsure ? "pass" :
+		  o->accept_inconclusive ? "pass (inconclusive accepted)" : "INCONCLUSIVE";
+	printf("gate: %s: %zu metric%s tested, %zu regression%s, %zu inconclusive (welch t on "
+	       "logs, holm-bonferroni at alpha %g, min effect %g%%)",
+	       verdict, n, n == 1 ? "" : "s", regressions, regressions == 1 ? "" : "s", unsure,
+	       o->cmp.alpha, o->min_effect);
 	if (!o->nmetrics && !o->all && has_gate_marks(base))
 		printf("; the suite's gate metrics, --all for every metric");
-	if (skipped)
-		printf("; %zu skipped (fewer than 2 iterations)", skipped);
 	printf("\n");
-	ret = regressions ? 1 : 0;
+	ret = regressions ? 1 : unsure && !o->accept_inconclusive ? GATE_INCONCLUSIVE : 0;
 	if (fflush(stdout)) {
 		perror("schedlens gate: stdout");
 		ret = 2;
@@ -335,7 +497,6 @@ static int run_gate(const struct gate_opts *o)
 out_err:
 	fprintf(stderr, "schedlens gate: %s\n", err.msg);
 out_free:
-	free(p);
 	free(items);
 	json_decref(base);
 	json_decref(new);
@@ -369,8 +530,10 @@ int cmd_gate(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "min-effect", required_argument, NULL, 'e' },
 		{ "alpha", required_argument, NULL, 'P' },
+		{ "beta", required_argument, NULL, 'B' },
 		{ "metric", required_argument, NULL, 'm' },
 		{ "junit", required_argument, NULL, 'j' },
+		{ "accept-inconclusive", no_argument, NULL, 'I' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "all", no_argument, NULL, 'a' },
@@ -382,7 +545,8 @@ int cmd_gate(int argc, char **argv)
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	o->min_effect = 3;
+	o->min_effect = 5;
+	o->beta = 0.05;
 	compare_opts__init(&o->cmp);
 	/* measured by scripts/bench-gate.sh: 0.05 fired in 3% of A/A pairs here */
 	o->cmp.alpha = GATE_DEFAULT_ALPHA;
@@ -399,6 +563,10 @@ int cmd_gate(int argc, char **argv)
 			    !(o->cmp.alpha < 1))
 				return bad_usage("alpha must be in (0, 1), not", optarg);
 			break;
+		case 'B':
+			if (parse_double(optarg, &o->beta) || !(o->beta > 0) || !(o->beta < 0.5))
+				return bad_usage("beta must be in (0, 0.5), not", optarg);
+			break;
 		case 'm':
 			if (o->nmetrics == GATE_MAX_METRICS)
 				return bad_usage("too many metrics at", optarg);
@@ -406,6 +574,9 @@ int cmd_gate(int argc, char **argv)
 			break;
 		case 'j':
 			o->junit = optarg;
+			break;
+		case 'I':
+			o->accept_inconclusive = true;
 			break;
 		case 'S':
 			if (parse_long(optarg, 0, LONG_MAX, &l))

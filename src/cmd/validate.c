@@ -5,6 +5,7 @@
  * no effect), 1 regression, 2 unusable input.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -103,15 +104,67 @@ static const char *verdict_reason(const struct validation *v)
 	}
 }
 
+static const char *doc_suite(const json_t *doc)
+{
+	return json_string_value(json_object_get(json_object_get(doc, "run"), "suite"))
+		       ?: json_string_value(json_object_get(doc, "suite"));
+}
+
 /* A document made by `run --suite` names its suite: say so when it is not the manifest's. */
 static void warn_suite(const struct manifest *m, const json_t *doc, const char *path)
 {
-	const char *suite = json_string_value(json_object_get(json_object_get(doc, "run"), "suite"))
-				    ?: json_string_value(json_object_get(doc, "suite"));
+	const char *suite = doc_suite(doc);
 
 	if (suite && strcmp(suite, m->suite))
 		fprintf(stderr, "validate: warning: '%s' comes from suite '%s', not '%s'\n", path,
 			suite, m->suite);
+}
+
+/* whether an entry of @doc that @glob matches has values of @metric */
+static bool has_metric(const json_t *doc, const char *glob, const char *metric)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "entries"), i, e)
+		if (!fnmatch(glob, json_string_value(json_object_get(e, "id")) ?: "", 0) &&
+		    results__values(e, metric, NULL, 0))
+			return true;
+	return false;
+}
+
+/*
+ * Input the verdict cannot rest on: two documents of different suites, or a metric of the
+ * manifest that a document lacks (one of the two, or both when `run` made them: a table typed
+ * from a thread may leave out what it did not publish). Says which and returns true.
+ */
+static bool unusable(const struct validate_opts *o, const struct manifest *m,
+		     const json_t *base, const json_t *new)
+{
+	const char *sb = doc_suite(base), *sn = doc_suite(new);
+	bool bad = false;
+	size_t i;
+
+	if (sb && sn && strcmp(sb, sn)) {
+		fprintf(stderr, "validate: '%s' holds suite '%s', '%s' suite '%s': not results of "
+			"the same suite\n", o->base, sb, o->new, sn);
+		return true;
+	}
+	for (i = 0; i < m->nr_metrics; i++) {
+		const struct manifest_metric *mm = &m->metrics[i];
+		bool in_b = has_metric(base, mm->glob, mm->metric);
+		bool in_n = has_metric(new, mm->glob, mm->metric);
+
+		/* documents typed from a table (no suite) may leave a metric out of both */
+		if ((in_b && in_n) || (!in_b && !in_n && !sb && !sn))
+			continue;
+		fprintf(stderr, "validate: the manifest's '%s' %s is absent from %s%s%s (suite "
+			"'%s' measures it: run --suite %s)\n", mm->glob, mm->metric,
+			in_b ? "" : o->base, !in_b && !in_n ? " and " : "", in_n ? "" : o->new,
+			m->suite, m->suite);
+		bad = true;
+	}
+	return bad;
 }
 
 static int run_validate(const struct validate_opts *o)
@@ -133,6 +186,8 @@ static int run_validate(const struct validate_opts *o)
 	new = results__read(o->new, &err);
 	if (!new)
 		goto out_err;
+	if (unusable(o, m, base, new))
+		goto out_free;
 	if (validation__run(m, base, new, &o->v, &v, &err))
 		goto out_err;
 	warn_suite(m, base, o->base);

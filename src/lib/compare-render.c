@@ -267,10 +267,14 @@ static int def_table(const struct compare_render *r, const char *group, const ch
 	if (!ne)
 		goto out_free;
 	compare__row(r->docs[0], entries[0], label, sizeof(label), key, sizeof(key));
-	snprintf(title, sizeof(title), "%s %s%s%s%s, %s is better", group, metric,
+	snprintf(title, sizeof(title), "%s %s%s%s%s, %s", group, metric,
 		 *results__unit(entries[0], metric) ? " (" : "", results__unit(entries[0], metric),
 		 *results__unit(entries[0], metric) ? ")" : "",
-		 better__name(results__better(entries[0], metric)));
+		 results__better(entries[0], metric) == BETTER_NONE
+			 ? "no better direction (a + change is an increase)"
+			 : results__better(entries[0], metric) == BETTER_LOWER
+				   ? "lower is better (a + change is better)"
+				   : "higher is better (a + change is better)");
 	ret = table__set_title(t, title) ?: table__add_header(t);
 	c = 0;
 	ret = ret ?: table__cell(t, c++, "%s", key);
@@ -279,7 +283,7 @@ static int def_table(const struct compare_render *r, const char *group, const ch
 	ret = ret ?: table__cell(t, c++, "n") ?: table__cell(t, c++, "%s median", r->labels[0]) ?:
 	      table__cell(t, c++, "%s median", many ? "new" : r->labels[1]) ?:
 	      table__cell(t, c++, "change") ?:
-	      table__cell(t, c++, "%.0f%% CI of change", 100 * r->opts.confidence) ?:
+	      table__cell(t, c++, "%.0f%% CI of change", 100 * (1 - r->opts.alpha)) ?:
 	      table__cell(t, c++, "p") ?: table__cell(t, c++, "test") ?:
 	      table__cell(t, c++, "verdict");
 	for (c = 1; c < 8 + (size_t)many; c++)
@@ -388,7 +392,7 @@ json_t *compare__to_json(const struct compare_render *r)
 				if (!de || compare__metric(e, de, metric, &r->opts, &mc, &err))
 					continue;
 				o = json_pack("{s:O, s:s, s:s, s:s, s:i, s:i, s:o, s:o, s:o, s:o, "
-					      "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:s}",
+					      "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:s}",
 					      "entry", json_object_get(e, "id"), "metric", metric,
 					      "new", r->labels[d], "better",
 					      better__name(mc.better), "n_base", (int)mc.base.n,
@@ -397,8 +401,10 @@ json_t *compare__to_json(const struct compare_render *r)
 					      num_or_null(mc.new.median), "base_mean",
 					      num_or_null(mc.base.mean), "new_mean",
 					      num_or_null(mc.new.mean), "ratio", num_or_null(mc.ratio),
-					      "ratio_lo", num_or_null(mc.ratio_lo), "ratio_hi",
-					      num_or_null(mc.ratio_hi), "change_pct",
+					      "median_ratio_lo", num_or_null(mc.median_lo),
+					      "median_ratio_hi", num_or_null(mc.median_hi),
+					      "median_change_pct", num_or_null(mc.median_change_pct),
+					      "mwu_p", num_or_null(mc.mwu_p), "change_pct",
 					      num_or_null(mc.change_pct), "change_lo",
 					      num_or_null(mc.change_lo), "change_hi",
 					      num_or_null(mc.change_hi), "p_value",

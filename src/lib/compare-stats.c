@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The tests behind compare and gate: Mann-Whitney U, Welch's t, bootstrap, Holm. */
+/* The tests behind compare and gate: Welch's t (on logs), Mann-Whitney U, bootstrap, Holm. */
 #include "schedlens/compare.h"
 
 #include <errno.h>
@@ -110,22 +110,71 @@ double compare__mwu(const double *a, size_t na, const double *b, size_t nb, doub
 	return fmin(1, p);
 }
 
-double compare__welch(const double *a, size_t na, const double *b, size_t nb)
+/* mean and sample standard deviation of @v, of its logs when @log */
+static void mean_sd(const double *v, size_t n, bool log_scale, double *mean, double *sd)
 {
-	double ma, mb, va, vb, se2, t, df;
+	double m = 0, ss = 0, x;
+	size_t i;
 
-	if (na < 2 || nb < 2)
-		return NAN;
-	ma = gsl_stats_mean(a, 1, na);
-	mb = gsl_stats_mean(b, 1, nb);
-	va = gsl_stats_variance_m(a, 1, na, ma) / na;
-	vb = gsl_stats_variance_m(b, 1, nb, mb) / nb;
-	se2 = va + vb;
-	if (se2 == 0)
-		return ma == mb ? 1 : 0;
-	t = (ma - mb) / sqrt(se2);
-	df = se2 * se2 / (va * va / (na - 1) + vb * vb / (nb - 1));
-	return fmin(1, 2 * gsl_cdf_tdist_Q(fabs(t), df));
+	for (i = 0; i < n; i++)
+		m += log_scale ? log(v[i]) : v[i];
+	m /= (double)n;
+	for (i = 0; i < n; i++) {
+		x = (log_scale ? log(v[i]) : v[i]) - m;
+		ss += x * x;
+	}
+	*mean = m;
+	*sd = sqrt(ss / (double)(n - 1));
+}
+
+static bool all_positive(const double *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!(v[i] > 0) || !isfinite(v[i]))
+			return false;
+	return true;
+}
+
+int compare__welch_t(const double *base, size_t nb, const double *new, size_t nn,
+		     struct cmp_welch *w)
+{
+	double mn, vb, vn, se2;
+
+	memset(w, 0, sizeof(*w));
+	w->p = NAN;
+	if (nb < 2 || nn < 2)
+		return -EINVAL;
+	w->log = all_positive(base, nb) && all_positive(new, nn);
+	mean_sd(base, nb, w->log, &w->base_mean, &w->sd_base);
+	mean_sd(new, nn, w->log, &mn, &w->sd_new);
+	w->est = mn - w->base_mean;
+	vb = w->sd_base * w->sd_base / (double)nb;
+	vn = w->sd_new * w->sd_new / (double)nn;
+	se2 = vb + vn;
+	w->se = sqrt(se2);
+	if (se2 == 0) {
+		/* no spread on either side: a difference is certain, its absence too */
+		w->df = (double)(nb + nn - 2);
+		w->p = w->est == 0 ? 1 : 0;
+		return 0;
+	}
+	w->df = se2 * se2 / (vb * vb / (double)(nb - 1) + vn * vn / (double)(nn - 1));
+	w->p = fmin(1, 2 * gsl_cdf_tdist_Q(fabs(w->est) / w->se, w->df));
+	return 0;
+}
+
+double compare__welch_tq(const struct cmp_welch *w, double q)
+{
+	return gsl_cdf_tdist_Qinv(q, w->df > 0 ? w->df : 1);
+}
+
+double compare__welch_change(const struct cmp_welch *w, double d, enum better better)
+{
+	if (w->log)
+		return compare__change_pct(1, exp(d), better);
+	return compare__change_pct(w->base_mean, w->base_mean + d, better);
 }
 
 static double resampled_median(gsl_rng *rng, const double *v, size_t n, double *scratch)

@@ -2,7 +2,6 @@
 /* Aligning results documents and comparing one metric of two entries. */
 #include "schedlens/compare.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -11,7 +10,6 @@
 void compare_opts__init(struct compare_opts *o)
 {
 	o->alpha = 0.05;
-	o->confidence = 0.95;
 	o->resamples = 10000;
 	o->seed = 1;
 }
@@ -19,12 +17,10 @@ void compare_opts__init(struct compare_opts *o)
 const char *cmp_test__name(enum cmp_test t)
 {
 	switch (t) {
-	case CMP_TEST_MWU_EXACT:
-		return "mwu-exact";
-	case CMP_TEST_MWU_NORMAL:
-		return "mwu-normal";
-	case CMP_TEST_BOOTSTRAP:
-		return "bootstrap-ci";
+	case CMP_TEST_WELCH_LOG:
+		return "welch-log";
+	case CMP_TEST_WELCH:
+		return "welch";
 	default:
 		return "none";
 	}
@@ -41,21 +37,11 @@ const char *cmp_verdict__name(enum cmp_verdict v)
 		return "worse";
 	case CMP_CHANGED:
 		return "changed";
+	case CMP_INCONCLUSIVE:
+		return "inconclusive";
 	default:
 		return "n/a";
 	}
-}
-
-bool compare__is_percentile(const char *metric)
-{
-	const char *s = strrchr(metric, '_') ? strrchr(metric, '_') + 1 : metric;
-
-	if (*s != 'p' || !isdigit((unsigned char)s[1]))
-		return false;
-	for (s++; *s; s++)
-		if (!isdigit((unsigned char)*s) && *s != '.')
-			return false;
-	return true;
 }
 
 double compare__change_pct(double base, double new, enum better better)
@@ -67,19 +53,48 @@ double compare__change_pct(double base, double new, enum better better)
 	return 100 * (new - base) / fabs(base);
 }
 
-int compare__values(const double *base, size_t nb, const double *new, size_t nn,
-		    enum better better, bool percentile, const struct compare_opts *opts,
-		    struct metric_cmp *out)
+/* Welch's t: the verdict, its estimate and the interval at 1 - alpha beside it */
+static void welch_verdict(const double *base, size_t nb, const double *new, size_t nn,
+			  enum better better, double alpha, struct metric_cmp *out)
 {
-	double c1, c2;
-	bool exact;
+	struct cmp_welch *w = &out->welch;
+	double h, c1, c2;
+
+	if (compare__welch_t(base, nb, new, nn, w)) {
+		/* one run a side: its change, and no test */
+		out->change_pct = out->median_change_pct;
+		out->verdict = CMP_INCONCLUSIVE;
+		return;
+	}
+	out->test = w->log ? CMP_TEST_WELCH_LOG : CMP_TEST_WELCH;
+	out->p_value = w->p;
+	h = compare__welch_tq(w, alpha / 2) * w->se;
+	out->change_pct = compare__welch_change(w, w->est, better);
+	c1 = compare__welch_change(w, w->est - h, better);
+	c2 = compare__welch_change(w, w->est + h, better);
+	out->change_lo = fmin(c1, c2);
+	out->change_hi = fmax(c1, c2);
+	/* p < alpha exactly when the interval leaves out no change: one test, one answer */
+	out->significant = w->p < alpha;
+	if (!out->significant)
+		out->verdict = CMP_SAME;
+	else if (better == BETTER_NONE)
+		out->verdict = CMP_CHANGED;
+	else
+		out->verdict = out->change_pct > 0 ? CMP_BETTER : CMP_WORSE;
+}
+
+int compare__values(const double *base, size_t nb, const double *new, size_t nn,
+		    enum better better, const struct compare_opts *opts, struct metric_cmp *out)
+{
+	double lo, hi;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
 	out->better = better;
-	out->ratio = out->ratio_lo = out->ratio_hi = NAN;
+	out->ratio = out->median_lo = out->median_hi = out->median_change_pct = NAN;
 	out->change_pct = out->change_lo = out->change_hi = out->mean_change_pct = NAN;
-	out->u = out->p_value = out->welch_p = NAN;
+	out->u = out->p_value = out->mwu_p = NAN;
 	if (nb && (ret = stats__summarize(base, nb, &out->base)))
 		return ret;
 	if (nn && (ret = stats__summarize(new, nn, &out->new)))
@@ -88,40 +103,22 @@ int compare__values(const double *base, size_t nb, const double *new, size_t nn,
 		return 0;
 	if (out->base.median != 0)
 		out->ratio = out->new.median / out->base.median;
-	out->change_pct = compare__change_pct(out->base.median, out->new.median, better);
+	out->median_change_pct = compare__change_pct(out->base.median, out->new.median, better);
 	out->mean_change_pct = compare__change_pct(out->base.mean, out->new.mean, better);
+	welch_verdict(base, nb, new, nn, better, opts->alpha, out);
 	if (nb < 2 || nn < 2)
 		return 0;
-	out->p_value = compare__mwu(new, nn, base, nb, &out->u, &exact);
-	out->welch_p = compare__welch(new, nn, base, nb);
-	ret = !opts->resamples ? -EINVAL
-			       : compare__bootstrap_ratio(base, nb, new, nn, opts->confidence,
-							  opts->resamples, opts->seed,
-							  &out->ratio_lo, &out->ratio_hi);
+	out->mwu_p = compare__mwu(new, nn, base, nb, &out->u, &out->mwu_exact);
+	if (!opts->resamples)
+		return 0;
+	ret = compare__bootstrap_ratio(base, nb, new, nn, 1 - opts->alpha, opts->resamples,
+				       opts->seed, &lo, &hi);
 	if (ret == -ENOMEM)
 		return ret;
 	if (!ret) {
-		c1 = compare__change_pct(1, out->ratio_lo, better);
-		c2 = compare__change_pct(1, out->ratio_hi, better);
-		out->change_lo = fmin(c1, c2);
-		out->change_hi = fmax(c1, c2);
+		out->median_lo = lo;
+		out->median_hi = hi;
 	}
-	if (percentile && !ret) {
-		out->test = CMP_TEST_BOOTSTRAP;
-		out->significant = out->ratio_lo > 1 || out->ratio_hi < 1;
-	} else {
-		out->test = exact ? CMP_TEST_MWU_EXACT : CMP_TEST_MWU_NORMAL;
-		out->significant = out->p_value < opts->alpha;
-	}
-	if (!out->significant)
-		out->verdict = CMP_SAME;
-	else if (better == BETTER_NONE)
-		out->verdict = CMP_CHANGED;
-	else
-		/* the medians' direction, or the means' where the medians tie */
-		out->verdict = (out->change_pct ? out->change_pct : out->mean_change_pct) > 0
-				       ? CMP_BETTER
-				       : CMP_WORSE;
 	return 0;
 }
 
@@ -163,8 +160,7 @@ int compare__metric(const json_t *base_entry, const json_t *new_entry, const cha
 			 !nb ? "the base" : "the new results");
 		goto out_free;
 	}
-	ret = compare__values(b, nb, n, nn, bb != BETTER_NONE ? bb : bn,
-			      compare__is_percentile(metric), opts, out);
+	ret = compare__values(b, nb, n, nn, bb != BETTER_NONE ? bb : bn, opts, out);
 	if (ret)
 		err__set(err, ret, "metric '%s' of '%s': cannot summarise its values", metric,
 			 id);

@@ -82,9 +82,11 @@ size_t results__values(const json_t *entry, const char *metric, double *out, siz
 
 	json_array_foreach(its, i, it) {
 		v = json_object_get(json_object_get(it, "values"), metric);
-		if (!json_is_number(v) || n >= max)
+		if (!json_is_number(v) || (out && n >= max))
 			continue;
-		out[n++] = json_number_value(v);
+		if (out)
+			out[n] = json_number_value(v);
+		n++;
 	}
 	return n;
 }

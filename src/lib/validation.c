@@ -114,8 +114,7 @@ static int add_row(struct run *r, size_t line, const json_t *be, const json_t *n
 	row->unit = results__unit(be, mm->metric);
 	row->n_base = na;
 	row->n_new = nb;
-	ret = compare__values(r->a, na, r->b, nb, better, compare__is_percentile(mm->metric),
-			      &r->cmp, &mc);
+	ret = compare__values(r->a, na, r->b, nb, better, &r->cmp, &mc);
 	if (ret)
 		return ret;
 	row->base = mc.base.median;
@@ -257,8 +256,8 @@ int validation__run(const struct manifest *m, const json_t *base, const json_t *
 		goto out_free;
 	compare_opts__init(&r.cmp);
 	r.cmp.alpha = o->alpha;
-	r.cmp.resamples = 200;	/* validate uses the p-value, not compare's bootstrap interval */
-	r.v->test = "Mann-Whitney U (two-sided)";
+	r.cmp.resamples = 0;	/* validate uses the p-value, not the medians' bootstrap interval */
+	r.v->test = "Welch's t on the logs (two-sided)";
 	r.v->nr_lines = m->nr_metrics;
 	r.v->lines = calloc(m->nr_metrics ?: 1, sizeof(*r.v->lines));
 	if (!r.v->lines)

@@ -85,14 +85,40 @@ START_TEST(test_mwu_separated)
 }
 END_TEST
 
-/* scipy.stats.ttest_ind(x, y, equal_var=False): p=0.06210134378107843 */
+/*
+ * scipy.stats.ttest_ind(x, y, equal_var=False): p=0.06210134378107843. Values with one <= 0
+ * are tested as they are (the shift below leaves the p-value as it is); positive ones on their
+ * logs, which is the same as testing the logs as values.
+ */
 START_TEST(test_welch)
 {
 	double x[] = { 0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46 };
 	double y[] = { 1.15, 0.88, 0.90, 0.74, 1.21 };
+	double xs[10], ys[5], lx[10], ly[5];
+	struct cmp_welch w, wl;
+	int i;
 
-	ck_assert_double_eq_tol(compare__welch(x, 10, y, 5), 0.06210134378107843, 1e-9);
-	ck_assert(isnan(compare__welch(x, 1, y, 5)));
+	for (i = 0; i < 10; i++) {
+		xs[i] = x[i] - 1;
+		lx[i] = log(x[i]);
+	}
+	for (i = 0; i < 5; i++) {
+		ys[i] = y[i] - 1;
+		ly[i] = log(y[i]);
+	}
+	ck_assert_int_eq(compare__welch_t(ys, 5, xs, 10, &w), 0);
+	ck_assert(!w.log);
+	ck_assert_double_eq_tol(w.p, 0.06210134378107843, 1e-9);
+	ck_assert_double_eq_tol(w.est, 1.313 - 0.976, 1e-9);	/* mean(x) - mean(y) */
+	ck_assert_int_eq(compare__welch_t(y, 5, x, 10, &w), 0);
+	ck_assert(w.log);
+	ck_assert_int_eq(compare__welch_t(ly, 5, lx, 10, &wl), 0);
+	ck_assert(!wl.log);	/* log(0.73) < 0 */
+	ck_assert_double_eq_tol(w.p, wl.p, 1e-12);
+	ck_assert_double_eq_tol(w.est, wl.est, 1e-12);
+	ck_assert_double_eq_tol(w.se, wl.se, 1e-12);
+	ck_assert_int_eq(compare__welch_t(x, 1, y, 5, &w), -EINVAL);
+	ck_assert(isnan(w.p));
 }
 END_TEST
 
@@ -241,7 +267,8 @@ START_TEST(test_seed_prefetch)
 	ck_assert_double_eq_tol(mc.new.sem_pct, 1.85, 0.005);
 	ck_assert_double_eq_tol(mc.mean_change_pct, 11.88, 0.005);
 	ck_assert_int_eq(mc.verdict, CMP_BETTER);
-	ck_assert_int_eq(mc.test, CMP_TEST_MWU_EXACT);
+	ck_assert_int_eq(mc.test, CMP_TEST_WELCH_LOG);
+	ck_assert(mc.mwu_exact && mc.mwu_p < 0.001);
 	ck_assert_int_eq(compare__metric(eb, en, "nonesuch", &o, &mc, &err), -ENOENT);
 	json_decref(b);
 	json_decref(n);
@@ -250,7 +277,7 @@ END_TEST
 
 START_TEST(test_verdicts)
 {
-	double a[] = { 10, 10.1, 9.9, 10.05, 9.95, 10.02, 9.98, 10.01 }, b[8], c[8];
+	double a[] = { 10, 10.1, 9.9, 10.05, 9.95, 10.02, 9.98, 10.01 }, b[8], c[8], b3[3], d[8];
 	struct compare_opts o;
 	struct metric_cmp mc;
 	int i;
@@ -259,27 +286,40 @@ START_TEST(test_verdicts)
 	for (i = 0; i < 8; i++) {
 		b[i] = a[i] * 1.1;
 		c[i] = a[(i + 3) % 8];
+		d[i] = a[(i + 5) % 8] * 1.002;
+		if (i < 3)
+			b3[i] = 2 * a[i];
 	}
-	ck_assert_int_eq(compare__values(a, 8, b, 8, BETTER_LOWER, false, &o, &mc), 0);
+	ck_assert_int_eq(compare__values(a, 8, b, 8, BETTER_LOWER, &o, &mc), 0);
 	ck_assert_int_eq(mc.verdict, CMP_WORSE);
-	ck_assert(mc.change_pct < -9 && mc.change_lo <= mc.change_pct && mc.change_hi >= mc.change_pct);
-	ck_assert_int_eq(compare__values(a, 8, b, 8, BETTER_HIGHER, false, &o, &mc), 0);
+	ck_assert_int_eq(mc.test, CMP_TEST_WELCH_LOG);
+	/* 10% slower: the ratio of the geometric means is exactly 1.1 */
+	ck_assert_double_eq_tol(mc.change_pct, -10, 1e-9);
+	ck_assert(mc.change_lo <= mc.change_pct && mc.change_hi >= mc.change_pct && mc.change_hi < 0);
+	ck_assert_int_eq(compare__values(a, 8, b, 8, BETTER_HIGHER, &o, &mc), 0);
 	ck_assert_int_eq(mc.verdict, CMP_BETTER);
-	ck_assert_int_eq(compare__values(a, 8, b, 8, BETTER_NONE, false, &o, &mc), 0);
+	ck_assert_int_eq(compare__values(a, 8, b, 8, BETTER_NONE, &o, &mc), 0);
 	ck_assert_int_eq(mc.verdict, CMP_CHANGED);
 	/* the same values in another order */
-	ck_assert_int_eq(compare__values(a, 8, c, 8, BETTER_LOWER, false, &o, &mc), 0);
+	ck_assert_int_eq(compare__values(a, 8, c, 8, BETTER_LOWER, &o, &mc), 0);
 	ck_assert_int_eq(mc.verdict, CMP_SAME);
-	/* percentiles are judged by the bootstrap interval */
-	ck_assert_int_eq(compare__values(a, 8, b, 8, BETTER_LOWER, true, &o, &mc), 0);
-	ck_assert_int_eq(mc.test, CMP_TEST_BOOTSTRAP);
+	ck_assert(mc.change_lo < 0 && mc.change_hi > 0);
+	/* one run a side cannot be tested: inconclusive, not "same" */
+	ck_assert_int_eq(compare__values(a, 1, b, 8, BETTER_LOWER, &o, &mc), 0);
+	ck_assert_int_eq(mc.verdict, CMP_INCONCLUSIVE);
+	ck_assert_int_eq(mc.test, CMP_TEST_NONE);
+	/* 3 runs a side, twice as slow: a rank test cannot go below p = 0.1 there, this one can */
+	ck_assert_int_eq(compare__values(a, 3, b3, 3, BETTER_LOWER, &o, &mc), 0);
 	ck_assert_int_eq(mc.verdict, CMP_WORSE);
-	ck_assert_int_eq(compare__values(a, 1, b, 8, BETTER_LOWER, false, &o, &mc), 0);
-	ck_assert_int_eq(mc.verdict, CMP_NA);
-	ck_assert(compare__is_percentile("p99.9") && compare__is_percentile("p50"));
-	ck_assert(compare__is_percentile("wakeup_p99.9"));
-	ck_assert(!compare__is_percentile("pipe") && !compare__is_percentile("p"));
-	ck_assert(!compare__is_percentile("wakeup_max"));
+	ck_assert(mc.p_value < 0.001 && mc.mwu_p >= 0.1);
+	/* the interval and the verdict never disagree, whatever the level */
+	for (i = 0; i < 8; i++) {
+		double lv[] = { 0.5, 0.2, 0.1, 0.05, 0.01, 0.001, 1e-4, 1e-6 };
+
+		o.alpha = lv[i];
+		ck_assert_int_eq(compare__values(a, 8, d, 8, BETTER_LOWER, &o, &mc), 0);
+		ck_assert_int_eq(mc.significant, mc.change_lo > 0 || mc.change_hi < 0);
+	}
 }
 END_TEST
 
