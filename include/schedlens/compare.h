@@ -62,7 +62,8 @@ enum cmp_verdict {
 	CMP_BETTER,
 	CMP_WORSE,
 	CMP_CHANGED,		/* significant, but the metric has no better direction */
-	CMP_INCONCLUSIVE,	/* the test cannot reach significance with these n (n < 2) */
+	CMP_INCONCLUSIVE,	/* the test cannot reach significance with these n (n < 2), and
+				   the values are not one and the same */
 };
 
 /* Welch's t-test of NEW against BASE, on the logs when every value is positive. */
@@ -117,7 +118,12 @@ int compare__values(const double *base, size_t nb, const double *new, size_t nn,
 
 const char *cmp_test__name(enum cmp_test t);	/* "welch-log", "welch", "none" */
 const char *cmp_verdict__name(enum cmp_verdict v);	/* "better", "worse", "same", ... */
-/* Percentage change of @new against @base with the sign convention above; NAN if base is 0. */
+/* What a + change means for a metric of direction @better, as table titles say it. */
+const char *compare__sign_note(enum better better);
+/*
+ * Percentage change of @new against @base with the sign convention above: 0 from 0 to 0, NAN
+ * from 0 to anything else.
+ */
 double compare__change_pct(double base, double new, enum better better);
 
 /* --- alignment --- */
@@ -166,6 +172,7 @@ void compare__holm(const double *p, size_t m, double *adj);
  */
 struct mmtests_summary {
 	size_t n;
+	enum better better;
 	bool hmean;
 	double min, mean, stddev, coeffvar, max, bmean95;
 	double ci_lo, ci_hi;	/* NAN when n < 2 */
@@ -205,10 +212,16 @@ struct compare_render {
 int compare__render(const struct compare_render *r, enum table_format fmt, FILE *out,
 		    struct errbuf *err);
 /*
- * The comparison as a JSON document: {"base": label, "comparisons": [{"entry", "metric",
- * "new": label, ...metric_cmp fields...}]}. New reference, NULL on ENOMEM.
+ * The comparison as one tidy table, a JSON document: {"base": label, "sign": the convention,
+ * "comparisons": [{"suite", "group", "entry", "metric", "unit", "better", "base", "new",
+ * "n_base", "n_new", "base_median", "new_median", "base_mean", "new_mean", "change_pct",
+ * "change_lo", "change_hi", "p_value", "test", "verdict", and the medians' bootstrap
+ * interval, Mann-Whitney p and median ratio}], one object per (entry, metric, NEW document).
+ * New reference, NULL on ENOMEM.
  */
 json_t *compare__to_json(const struct compare_render *r);
+/* The same table as CSV: a header line, then one row per comparison. 0 or -errno. */
+int compare__tidy_csv(const struct compare_render *r, FILE *out, struct errbuf *err);
 /* Whether @metric of @entry is selected by @r->metrics. */
 bool compare__selected(const struct compare_render *r, const char *metric);
 

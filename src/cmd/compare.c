@@ -42,7 +42,8 @@ static void usage(FILE *f)
 		"  -s, --style STYLE     default (medians; the change of the geometric means,\n"
 		"                        its CI at 1-alpha and Welch's t on the logs), mmtests,\n"
 		"                        perf-stat\n"
-		"  -f, --format FMT      text (default), markdown, csv, json\n"
+		"  -f, --format FMT      text (default), markdown, csv, json; csv and json are one\n"
+		"                        tidy table (a row per entry, metric and NEW document)\n"
 		"  -l, --label NAME      column title of the next document (repeat; default:\n"
 		"                        the file name without .json)\n"
 		"  -m, --metric NAME     only this metric (repeat)\n"
@@ -136,6 +137,9 @@ static int run_compare(const struct compare_cmd_opts *o)
 
 		ret = j ? results__write(j, "-", &err) : -ENOMEM;
 		json_decref(j);
+	} else if (o->format == TABLE_CSV && o->ndocs > 1) {
+		/* for programs: one table, whatever the style */
+		ret = compare__tidy_csv(&r, stdout, &err);
 	} else {
 		ret = compare__render(&r, o->format, stdout, &err);
 	}

@@ -34,6 +34,7 @@ struct sched_opts {
 	const char *kallsyms;
 	bool no_cache;
 	const char *tracefs;
+	const char *name;		/* --name: the results entry's id */
 	bool topology;
 	bool phase;
 	long top;
@@ -74,6 +75,9 @@ static void sched_usage(FILE *f)
 		"  -C, --cpus LIST       record on these CPUs only (default: all online)\n"
 		"  -m, --mmap-pages N    ring buffer pages per CPU, a power of two (default 1024)\n"
 		"      --json            a results document (JSON) on stdout instead of tables\n"
+		"      --name NAME       the document's entry id (default: what was analysed:\n"
+		"                        the workload, or with -i the command the file recorded,\n"
+		"                        so that two kernels' recordings compare)\n"
 		"      --kallsyms FILE   symbols for IPI call sites (default /proc/kallsyms)\n"
 		"      --no-cache        look IPI call sites up anew, not in the persistent cache\n"
 		"                        (see schedlens report)\n"
@@ -220,7 +224,7 @@ static struct topology *file_topology(struct perf_file *f)
 #endif
 
 static int sched_file(const struct sched_opts *o, struct schedan_opts *ao, struct schedan **an,
-		      struct topology **topo)
+		      struct topology **topo, char *cmdline, size_t len)
 {
 #ifdef HAVE_PERFDATA
 	struct errbuf err = { "" };
@@ -243,6 +247,7 @@ static int sched_file(const struct sched_opts *o, struct schedan_opts *ao, struc
 	}
 	schedan__ops(*an, &ops);
 	ret = perf_file__run(f, &ops, &err);
+	snprintf(cmdline, len, "%s", perf_file__info(f)->cmdline ?: "");
 	perf_file__delete(f);
 	if (ret) {
 		fprintf(stderr, "schedlens sched: %s\n",
@@ -260,7 +265,30 @@ static int sched_file(const struct sched_opts *o, struct schedan_opts *ao, struc
 #endif
 }
 
-static int sched_json(const struct sched_opts *o, struct schedan *an, int code)
+/*
+ * What a recording analysed: the command `perf record ... -- CMD` or `schedlens record ...
+ * -- CMD` ran (the file's CMDLINE), else "recording", as "sched CMD" in @id.
+ */
+static void recorded_what(const char *cmdline, char *id, size_t len)
+{
+	const char *p = cmdline ? strstr(cmdline, " -- ") : NULL;
+	size_t n;
+
+	if (!p) {
+		snprintf(id, len, "sched recording");
+		return;
+	}
+	p += 4;
+	/* schedlens record's own notes follow as one more argument */
+	n = strstr(p, " " SYMBOLS_NOTE_PREFIX) ? (size_t)(strstr(p, " " SYMBOLS_NOTE_PREFIX) - p)
+					       : strlen(p);
+	while (n && p[n - 1] == ' ')
+		n--;
+	snprintf(id, len, "sched %.*s", (int)n, p);
+}
+
+static int sched_json(const struct sched_opts *o, struct schedan *an, const char *cmdline,
+		      int code)
 {
 	static const char *const paths[] = { "same_cpu", "wakelist_ipi", "wakelist_poll",
 					     "direct_ipi", "direct_poll", "direct_noipi",
@@ -275,7 +303,7 @@ static int sched_json(const struct sched_opts *o, struct schedan *an, int code)
 	if (!doc || !params)
 		goto out;
 	if (o->input) {
-		snprintf(id, sizeof(id), "sched %s", o->input);
+		recorded_what(cmdline, id, sizeof(id));
 		json_object_set_new(params, "input", json_string(o->input));
 	} else if (o->wl) {
 		json_t *wp = o->wl->params ? o->wl->params(o->wl_cfg) : NULL;
@@ -295,6 +323,8 @@ static int sched_json(const struct sched_opts *o, struct schedan *an, int code)
 		if (o->cpus)
 			json_object_set_new(params, "cpus", json_string(o->cpus));
 	}
+	if (o->name)
+		snprintf(id, sizeof(id), "%s", o->name);
 	entry = results__entry(doc, id, o->input ? "file" : o->wl ? o->wl->name : "command", params);
 	it = entry ? results__add_iteration(entry) : NULL;
 	detail = schedan__json(an);
@@ -364,7 +394,7 @@ static int run_sched(const struct sched_opts *o)
 {
 	struct schedan_opts ao = { 0 };
 	struct errbuf err = { "" };
-	char cache_dir[4096];
+	char cache_dir[4096], cmdline[4096] = "";
 	struct topology *topo = NULL;
 	struct schedan *an = NULL;
 	const char *w, *nl;
@@ -379,7 +409,8 @@ static int run_sched(const struct sched_opts *o)
 	ao.topo = topo;
 	ao.kallsyms_path = o->kallsyms;
 	ao.cache_dir = o->no_cache ? NULL : symbols__cache_dir(cache_dir, sizeof(cache_dir));
-	ret = o->input ? sched_file(o, &ao, &an, &topo) : sched_live(o, &ao, &an, &code);
+	ret = o->input ? sched_file(o, &ao, &an, &topo, cmdline, sizeof(cmdline))
+		       : sched_live(o, &ao, &an, &code);
 	if (ret)
 		goto out;
 	for (w = schedan__warnings(an); *w; w = nl + 1) {
@@ -388,7 +419,7 @@ static int run_sched(const struct sched_opts *o)
 			break;
 		fprintf(stderr, "schedlens sched: warning: %.*s\n", (int)(nl - w), w);
 	}
-	ret = o->json ? sched_json(o, an, code) : sched_print(o, an, topo);
+	ret = o->json ? sched_json(o, an, cmdline, code) : sched_print(o, an, topo);
 	if (!ret && code)
 		ret = code;
 out:
@@ -400,13 +431,14 @@ out:
 int cmd_sched(int argc, char **argv)
 {
 	enum { OPT_JSON = 256, OPT_KALLSYMS, OPT_TOP, OPT_TOPOLOGY, OPT_PHASE, OPT_TRACEFS,
-	       OPT_BENCH, OPT_NO_CACHE };
+	       OPT_BENCH, OPT_NO_CACHE, OPT_NAME };
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "cpus", required_argument, NULL, 'C' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "name", required_argument, NULL, OPT_NAME },
 		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "top", required_argument, NULL, OPT_TOP },
@@ -444,6 +476,9 @@ int cmd_sched(int argc, char **argv)
 			break;
 		case OPT_JSON:
 			o.json = true;
+			break;
+		case OPT_NAME:
+			o.name = optarg;
 			break;
 		case OPT_KALLSYMS:
 			o.kallsyms = optarg;

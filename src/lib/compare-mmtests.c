@@ -67,6 +67,7 @@ int compare__mmtests_summary(const double *v, size_t n, enum better better,
 	memcpy(sorted, v, n * sizeof(*sorted));
 	gsl_sort(sorted, 1, n);
 	s->n = n;
+	s->better = better;
 	s->hmean = better == BETTER_HIGHER;
 	s->min = sorted[0];
 	s->max = sorted[n - 1];
@@ -204,7 +205,9 @@ static int mm_cells(struct table *t, const struct mm_row *row, enum mm_stat st,
 		}
 		if (isnan(v))
 			v = 0;
-		if (st == MM_STDDEV || st == MM_COEFFVAR || !b->hmean)
+		/* + is better: less spread, a lower value where lower is better, a higher one
+		 * where higher is; without a direction + is an increase (the raw change) */
+		if (st == MM_STDDEV || st == MM_COEFFVAR || b->better == BETTER_LOWER)
 			pct = compare__mmtests_pndiff(v, isnan(mm_stat(b, st)) ? 0 : mm_stat(b, st));
 		else
 			pct = compare__mmtests_pdiff(v, mm_stat(b, st));
@@ -270,10 +273,11 @@ static int mm_table(const struct compare_render *r, const char *group, const cha
 	if (!nrows)
 		goto out_free;
 	prec = r->precision >= 0 ? r->precision : auto_precision(minmean);
-	snprintf(title, sizeof(title), "%s %s%s%s%s", group, metric,
+	snprintf(title, sizeof(title), "%s %s%s%s%s, %s", group, metric,
 		 *results__unit(rows[0].entry, metric) ? " (" : "",
 		 results__unit(rows[0].entry, metric),
-		 *results__unit(rows[0].entry, metric) ? ")" : "");
+		 *results__unit(rows[0].entry, metric) ? ")" : "",
+		 compare__sign_note(rows[0].s[0].better));
 	ret = table__set_title(t, title);
 	table__set_sep(t, 1, " ");
 	for (d = 0; d < r->ndocs && !ret; d++) {

@@ -85,13 +85,23 @@ static void thousands(double v, char *buf, size_t len)
 	buf[o] = '\0';
 }
 
-static void fmt_value(double v, bool counts, char *buf, size_t len)
+/*
+ * A value as perf stat prints it: counts as integers with thousands separators, seconds with
+ * at least 4 significant digits (0.05012, not 0.05), anything else with 2 decimals.
+ */
+static void fmt_value(double v, bool counts, bool seconds, char *buf, size_t len)
 {
-	if (counts)
+	int dec = 2;
+
+	if (counts) {
 		thousands(v, buf, len);
-	else
-		snprintf(buf, len, "%.2f", v);
+		return;
+	}
+	if (seconds && v != 0 && isfinite(v))
+		dec = (int)fmax(2, 3 - floor(log10(fabs(v))));
+	snprintf(buf, len, "%.*f", dec, v);
 }
+
 
 /* Values of @metric per iteration, or for derived "a/b" ratios (times @scale) per iteration. */
 static size_t metric_values(const json_t *entry, const char *num, const char *den, double scale,
@@ -125,14 +135,37 @@ struct ps_spec {
 	enum better better;
 };
 
+/* whether every value of the table's metric, in every document, is a whole number */
+static bool table_counts(const struct compare_render *r, const json_t *const *entries,
+			 size_t ne, const struct ps_spec *sp)
+{
+	size_t i, d, n, k;
+	bool counts = !sp->den;
+	double *v;
+
+	for (i = 0; i < ne && counts; i++)
+		for (d = 0; d < r->ndocs && counts; d++) {
+			const json_t *de = doc_entry(r, d, entries[i]);
+
+			v = NULL;
+			n = de ? metric_values(de, sp->num, NULL, 1, &v) : 0;
+			for (k = 0; k < n; k++)
+				counts &= v[k] == floor(v[k]);
+			free(v);
+		}
+	return counts;
+}
+
 static int ps_table(const struct compare_render *r, const char *group, const struct ps_spec *sp,
 		    enum table_format fmt, FILE *out, struct errbuf *err)
 {
 	const json_t *entries[512];
 	size_t ne = group_entries(r, group, sp->num, entries, 512), i, d;
 	struct table *t = table__new(2 * r->ndocs);
-	char label[128], key[64], buf[64];
+	char label[128], key[64], buf[64], title[256];
 	double *v = NULL;
+	const char *unit;
+	bool counts, seconds;
 	int ret = -ENOMEM;
 
 	if (!t)
@@ -141,13 +174,17 @@ static int ps_table(const struct compare_render *r, const char *group, const str
 	if (!ne)
 		goto out_free;
 	compare__row(r->docs[0], entries[0], label, sizeof(label), key, sizeof(key));
-	ret = table__set_title(t, group) ?: table__add_header(t) ?: table__cell(t, 0, "%s", key);
+	snprintf(title, sizeof(title), "%s %s, %s", group, sp->title, compare__sign_note(sp->better));
+	ret = table__set_title(t, title) ?: table__add_header(t) ?: table__cell(t, 0, "%s", key);
 	for (d = 0; d < r->ndocs && !ret; d++) {
 		ret = table__cell(t, VCOL(d), "%s %s", sp->title,
 				  d ? (r->ndocs > 2 ? r->labels[d] : "after") : "before");
 		if (d && !ret)
-			ret = table__cell(t, GCOL(d), "gain");
+			ret = table__cell(t, GCOL(d), "%s", sp->better == BETTER_NONE ? "change" : "gain");
 	}
+	counts = table_counts(r, entries, ne, sp);
+	unit = results__unit(entries[0], sp->num);
+	seconds = !sp->den && (!strcmp(unit, "s") || !strcmp(unit, "seconds"));
 	for (i = 0; i < ne && !ret; i++) {
 		struct summary base = { 0 };
 
@@ -156,8 +193,7 @@ static int ps_table(const struct compare_render *r, const char *group, const str
 		for (d = 0; d < r->ndocs && !ret; d++) {
 			const json_t *de = doc_entry(r, d, entries[i]);
 			struct summary s;
-			size_t n = 0, k;
-			bool counts = true;
+			size_t n = 0;
 
 			free(v);
 			v = NULL;
@@ -167,9 +203,7 @@ static int ps_table(const struct compare_render *r, const char *group, const str
 				ret = table__cell(t, VCOL(d), "-");
 				continue;
 			}
-			for (k = 0; k < n; k++)
-				counts &= !sp->den && v[k] == floor(v[k]) && fabs(v[k]) >= 1000;
-			fmt_value(s.mean, counts, buf, sizeof(buf));
+			fmt_value(counts ? round(s.mean) : s.mean, counts, seconds, buf, sizeof(buf));
 			ret = table__cell(t, VCOL(d), "%s +-%.2f%%", buf, s.sem_pct) ?:
 			      table__csv(t, VCOL(d), "%.*f", counts ? 0 : 4, s.mean);
 			if (!d)
@@ -270,11 +304,7 @@ static int def_table(const struct compare_render *r, const char *group, const ch
 	snprintf(title, sizeof(title), "%s %s%s%s%s, %s", group, metric,
 		 *results__unit(entries[0], metric) ? " (" : "", results__unit(entries[0], metric),
 		 *results__unit(entries[0], metric) ? ")" : "",
-		 results__better(entries[0], metric) == BETTER_NONE
-			 ? "no better direction (a + change is an increase)"
-			 : results__better(entries[0], metric) == BETTER_LOWER
-				   ? "lower is better (a + change is better)"
-				   : "higher is better (a + change is better)");
+		 compare__sign_note(results__better(entries[0], metric)));
 	ret = table__set_title(t, title) ?: table__add_header(t);
 	c = 0;
 	ret = ret ?: table__cell(t, c++, "%s", key);
@@ -369,9 +399,47 @@ static json_t *num_or_null(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* the suite a document comes from, or "" (a table typed from a thread has none) */
+static const char *suite_of(const json_t *doc)
+{
+	return json_string_value(json_object_get(json_object_get(doc, "run"), "suite"))
+		       ?: json_string_value(json_object_get(doc, "suite")) ?: "";
+}
+
+/* One row of the tidy table: @e's @metric in document @d against BASE. NULL on ENOMEM. */
+static json_t *tidy_row(const struct compare_render *r, const json_t *e, const char *metric,
+			size_t d, const struct metric_cmp *mc)
+{
+	char label[256], key[64];
+
+	return json_pack("{s:s, s:s, s:O, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:o, s:o, s:o, s:o, "
+			 "s:o, s:o, s:o, s:o, s:s, s:s, s:o, s:o, s:o, s:o, s:o}",
+			 "suite", suite_of(r->docs[0]),
+			 "group", compare__row(r->docs[0], e, label, sizeof(label), key, sizeof(key)),
+			 "entry", json_object_get(e, "id"), "metric", metric,
+			 "unit", results__unit(e, metric), "better", better__name(mc->better),
+			 "base", r->labels[0], "new", r->labels[d],
+			 "n_base", (int)mc->base.n, "n_new", (int)mc->new.n,
+			 "base_median", num_or_null(mc->base.median),
+			 "new_median", num_or_null(mc->new.median),
+			 "base_mean", num_or_null(mc->base.mean),
+			 "new_mean", num_or_null(mc->new.mean),
+			 "change_pct", num_or_null(mc->change_pct),
+			 "change_lo", num_or_null(mc->change_lo),
+			 "change_hi", num_or_null(mc->change_hi),
+			 "p_value", num_or_null(mc->p_value), "test", cmp_test__name(mc->test),
+			 "verdict", cmp_verdict__name(mc->verdict),
+			 "median_change_pct", num_or_null(mc->median_change_pct),
+			 "median_ratio_lo", num_or_null(mc->median_lo),
+			 "median_ratio_hi", num_or_null(mc->median_hi),
+			 "mwu_p", num_or_null(mc->mwu_p), "ratio", num_or_null(mc->ratio));
+}
+
 json_t *compare__to_json(const struct compare_render *r)
 {
-	json_t *doc = json_pack("{s:s, s:[]}", "base", r->labels[0], "comparisons"), *arr;
+	json_t *doc = json_pack("{s:s, s:s, s:[]}", "base", r->labels[0], "sign",
+				"change_pct > 0: NEW is better (metrics with a direction); "
+				"an increase (metrics without)", "comparisons"), *arr;
 	const json_t *e, *m;
 	const char *metric;
 	size_t i, d;
@@ -387,30 +455,10 @@ json_t *compare__to_json(const struct compare_render *r)
 				const json_t *de = doc_entry(r, d, e);
 				struct metric_cmp mc;
 				struct errbuf err;
-				json_t *o;
 
 				if (!de || compare__metric(e, de, metric, &r->opts, &mc, &err))
 					continue;
-				o = json_pack("{s:O, s:s, s:s, s:s, s:i, s:i, s:o, s:o, s:o, s:o, "
-					      "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:s}",
-					      "entry", json_object_get(e, "id"), "metric", metric,
-					      "new", r->labels[d], "better",
-					      better__name(mc.better), "n_base", (int)mc.base.n,
-					      "n_new", (int)mc.new.n, "base_median",
-					      num_or_null(mc.base.median), "new_median",
-					      num_or_null(mc.new.median), "base_mean",
-					      num_or_null(mc.base.mean), "new_mean",
-					      num_or_null(mc.new.mean), "ratio", num_or_null(mc.ratio),
-					      "median_ratio_lo", num_or_null(mc.median_lo),
-					      "median_ratio_hi", num_or_null(mc.median_hi),
-					      "median_change_pct", num_or_null(mc.median_change_pct),
-					      "mwu_p", num_or_null(mc.mwu_p), "change_pct",
-					      num_or_null(mc.change_pct), "change_lo",
-					      num_or_null(mc.change_lo), "change_hi",
-					      num_or_null(mc.change_hi), "p_value",
-					      num_or_null(mc.p_value), "test", cmp_test__name(mc.test),
-					      "verdict", cmp_verdict__name(mc.verdict));
-				if (!o || json_array_append_new(arr, o)) {
+				if (json_array_append_new(arr, tidy_row(r, e, metric, d, &mc))) {
 					json_decref(doc);
 					return NULL;
 				}
@@ -418,4 +466,60 @@ json_t *compare__to_json(const struct compare_render *r)
 		}
 	}
 	return doc;
+}
+
+/* a CSV field: quoted when it holds a comma, a quote or a line end (RFC 4180) */
+static void csv_field(FILE *out, const json_t *v)
+{
+	const char *s;
+
+	if (json_is_null(v) || !v)
+		return;
+	if (json_is_integer(v)) {
+		fprintf(out, "%lld", (long long)json_integer_value(v));
+		return;
+	}
+	if (json_is_real(v)) {
+		fprintf(out, "%.10g", json_real_value(v));
+		return;
+	}
+	s = json_string_value(v) ?: "";
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+int compare__tidy_csv(const struct compare_render *r, FILE *out, struct errbuf *err)
+{
+	static const char *const cols[] = {
+		"suite", "group", "entry", "metric", "unit", "better", "base", "new", "n_base",
+		"n_new", "base_median", "new_median", "base_mean", "new_mean", "change_pct",
+		"change_lo", "change_hi", "p_value", "test", "verdict",
+	};
+	json_t *doc = compare__to_json(r), *row;
+	size_t i, c;
+
+	if (!doc)
+		return err__set(err, -ENOMEM, "out of memory");
+	for (c = 0; c < ARRAY_SIZE(cols); c++)
+		fprintf(out, "%s%s", c ? "," : "", cols[c]);
+	fputc('\n', out);
+	json_array_foreach(json_object_get(doc, "comparisons"), i, row) {
+		for (c = 0; c < ARRAY_SIZE(cols); c++) {
+			if (c)
+				fputc(',', out);
+			csv_field(out, json_object_get(row, cols[c]));
+		}
+		fputc('\n', out);
+	}
+	json_decref(doc);
+	return ferror(out) ? err__set(err, -EIO, "cannot write the table") : 0;
 }

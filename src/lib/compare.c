@@ -44,8 +44,22 @@ const char *cmp_verdict__name(enum cmp_verdict v)
 	}
 }
 
+const char *compare__sign_note(enum better better)
+{
+	switch (better) {
+	case BETTER_LOWER:
+		return "lower is better (a + change is better)";
+	case BETTER_HIGHER:
+		return "higher is better (a + change is better)";
+	default:
+		return "no better direction (a + change is an increase)";
+	}
+}
+
 double compare__change_pct(double base, double new, enum better better)
 {
+	if (base == 0 && new == 0)
+		return 0;
 	if (base == 0 || !isfinite(base) || !isfinite(new))
 		return NAN;
 	if (better == BETTER_LOWER)
@@ -61,9 +75,12 @@ static void welch_verdict(const double *base, size_t nb, const double *new, size
 	double h, c1, c2;
 
 	if (compare__welch_t(base, nb, new, nn, w)) {
-		/* one run a side: its change, and no test */
+		/* one run a side: its change, and no test; the very same value is no change */
 		out->change_pct = out->median_change_pct;
-		out->verdict = CMP_INCONCLUSIVE;
+		out->verdict = out->base.min == out->base.max && out->new.min == out->new.max &&
+				       out->base.min == out->new.min
+			       ? CMP_SAME
+			       : CMP_INCONCLUSIVE;
 		return;
 	}
 	out->test = w->log ? CMP_TEST_WELCH_LOG : CMP_TEST_WELCH;

@@ -55,12 +55,27 @@ awk '/welch/ { v = $NF; lo = $6 + 0; hi = $8 + 0
 	END { exit bad }' "$TMP/out" || fail "an interval and a verdict disagree"
 
 # formats
-expect_rc 0 "$SCHEDLENS" compare -f csv --style mmtests -m time "$data/wakee-flips-vanilla.json" "$data/wakee-flips-patched.json"
-grep -q '^Amean,48,1.3977,0.00,1.2400,11.28\*' "$TMP/out" || fail "csv row"
+# csv: one tidy table whatever the style, read back by a program: one header, a row per
+# (entry, metric), every row as wide as the header, the same verdicts as the text table
+expect_rc 0 "$SCHEDLENS" compare -f csv --style mmtests "$data/wakee-flips-vanilla.json" "$data/wakee-flips-patched.json"
+python3 - "$TMP/out" <<'PY' || fail "csv does not read back as one table"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+head = open(sys.argv[1]).readline().strip().split(",")
+assert head[:4] == ["suite", "group", "entry", "metric"] and "verdict" in head, head
+assert len(rows) > 20 and all(None not in r and len(r) == len(head) for r in rows)
+keys = {(r["group"], r["entry"], r["metric"]) for r in rows}
+assert len(keys) == len(rows), "rows that cannot be told apart"
+assert sum(r["suite"] == "suite" for r in rows) == 0, "a header repeated"
+r = next(r for r in rows if r["entry"] == "hackbench-process-pipes groups=48" and r["metric"] == "time")
+assert r["better"] == "lower" and r["verdict"] == "better" and float(r["change_lo"]) > 0, r
+print("csv: %d rows, %d columns, one header" % (len(rows), len(head)))
+PY
 expect_rc 0 "$SCHEDLENS" compare -f markdown -m time "$data/wakee-flips-vanilla.json" "$data/wakee-flips-patched.json"
 grep -q '^| --- |' "$TMP/out" || fail "markdown separator"
 expect_rc 0 "$SCHEDLENS" compare -f json -m cycles "$data/prefetch-before.json" "$data/prefetch-after.json"
 [ "$(jq '.comparisons | length' "$TMP/out")" -eq 10 ] || fail "json comparisons"
+jq -e '.comparisons[0] | .group == "pound-clock-gettime" and .entry and .metric == "cycles" and .unit != null and .n_base == 10' "$TMP/out" >/dev/null || fail "json rows are not tidy"
 [ "$(jq -r '.comparisons[9].verdict' "$TMP/out")" = better ] || fail "json verdict"
 # three documents: the base against each
 expect_rc 0 "$SCHEDLENS" compare --style mmtests -m time "$data/wakee-flips-vanilla.json" \

@@ -84,6 +84,16 @@ paste -d' ' "$TMP/awk" "$TMP/ourlat" | awk '{
 # 3. classes add up; IPIs as many as perf script shows
 "$SCHEDLENS" sched -i "$data" --json >"$TMP/json" || fail "--json failed"
 grep -q '"schema": "schedlens-results"' "$TMP/json" || fail "--json is not a results document"
+# the entry is named by what the file recorded, so two kernels' recordings (here: two copies of
+# one) compare metric by metric, with no change in any; --name sets it
+[ "$(jq -r '.entries[0].id' "$TMP/json")" = "sched ./pp 3000" ] || fail "entry id: $(jq -r '.entries[0].id' "$TMP/json")"
+cp "$data" "$TMP/copy.data"
+"$SCHEDLENS" sched -i "$TMP/copy.data" --json >"$TMP/json2" 2>/dev/null || fail "--json of the copy failed"
+"$SCHEDLENS" compare -f json "$TMP/json" "$TMP/json2" >"$TMP/cmp" || fail "the two analyses do not compare"
+[ "$(jq '[.comparisons[] | select(.verdict != "same")] | length' "$TMP/cmp")" -eq 0 ] &&
+	[ "$(jq '.comparisons | length' "$TMP/cmp")" -ge 10 ] || fail "two copies of a recording differ: $(cat "$TMP/cmp")"
+"$SCHEDLENS" sched -i "$TMP/copy.data" --json --name "pingpong 6.1" 2>/dev/null |
+	jq -e '.entries[0].id == "pingpong 6.1"' >/dev/null || fail "--name"
 total=$(awk '/^  total / { print $2 }' "$TMP/out")
 sum=$(awk '/^Wakeup paths/ { on = 1; next } on && /^  total/ { on = 0 } on && $2 ~ /^[0-9]+$/ { s += $2 } END { print s }' "$TMP/out")
 [ "$total" = "$sum" ] || fail "wakeup classes add up to $sum, total says $total"
