@@ -33,6 +33,7 @@ if [ -f "$out/quick.prev.json" ]; then
 	"$bin" gate "$out/quick.prev.json" "$out/quick.json"
 	rc=$?
 	[ $rc -eq 1 ] && echo "(a regression between two runs of the same build means this machine was busier during one of them)"
+	[ $rc -eq 3 ] && echo "(inconclusive: these runs are too few or too noisy to rule out a regression of the minimum effect; more iterations, or a larger --min-effect, would tell)"
 else
 	echo "(run 'make run' again to compare and gate against this run)"
 fi
