@@ -31,7 +31,12 @@
 
 enum vstatus { VSTATUS_ABSENT, VSTATUS_NEUTRAL, VSTATUS_IMPROVED, VSTATUS_REGRESSED };
 
-enum verdict { VERDICT_VALIDATED, VERDICT_NO_EFFECT, VERDICT_REGRESSION, VERDICT_UNUSABLE };
+/*
+ * INCONCLUSIVE: some entries have a single value a side, which no test can judge, and no
+ * tested entry regressed; by_effect then says what the effects alone point to.
+ */
+enum verdict { VERDICT_VALIDATED, VERDICT_NO_EFFECT, VERDICT_REGRESSION, VERDICT_UNUSABLE,
+	       VERDICT_INCONCLUSIVE };
 
 struct validation_opts {
 	double alpha;		/* family-wise significance level, default 0.05 */
@@ -70,6 +75,7 @@ struct validation {
 	size_t missing_in_new;		/* matching BASE entries that NEW lacks */
 	const char *test;		/* the test's name, for the report */
 	enum verdict verdict;
+	enum verdict by_effect;		/* the verdict the effects alone give, tested or not */
 };
 
 void validation_opts__init(struct validation_opts *o);

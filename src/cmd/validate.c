@@ -29,7 +29,8 @@ static void usage(FILE *f)
 		   "BASE from the kernel without the series, NEW from the kernel with it.\n\n"
 		   "  --alpha P          family-wise significance level (default 0.05)\n"
 		   "  --min-effect PCT   smallest gain or loss that counts, in percent (default 3)\n\n"
-		   "exit: 0 validated or no effect, 1 regression, 2 unusable input\n");
+		   "exit: 0 validated or no effect, 1 regression, 2 unusable input, 3 inconclusive\n"
+		   "(single values a side, which no test can judge)\n");
 }
 
 static void format_value(double v, char *buf, size_t len)
@@ -99,6 +100,8 @@ static const char *verdict_reason(const struct validation *v)
 		return "nothing expected improved, nothing regressed";
 	case VERDICT_REGRESSION:
 		return "a metric got worse beyond its tolerance";
+	case VERDICT_INCONCLUSIVE:
+		return NULL;	/* said by the caller, with the counts */
 	default:
 		return "no metric of the manifest was found in both documents";
 	}
@@ -208,7 +211,12 @@ static int run_validate(const struct validate_opts *o)
 		print_line(m, v, i, width);
 	if (v->missing_in_new)
 		printf("\n%zu matching entries of BASE are missing from NEW\n", v->missing_in_new);
-	printf("\nverdict: %s: %s\n", verdict__name(v->verdict), verdict_reason(v));
+	if (v->verdict == VERDICT_INCONCLUSIVE)
+		printf("\nverdict: inconclusive: %zu of %zu entries have a single value a side, which "
+		       "no test can judge (2 runs a side would); by their effects alone: %s\n",
+		       v->nr_rows - v->nr_tests, v->nr_rows, verdict__name(v->by_effect));
+	else
+		printf("\nverdict: %s: %s\n", verdict__name(v->verdict), verdict_reason(v));
 	for (i = 0; i < v->nr_rows; i++) {
 		const struct validation_row *row = &v->rows[i];
 		const struct manifest_metric *mm = &m->metrics[row->line];
@@ -227,7 +235,10 @@ static int run_validate(const struct validate_opts *o)
 		fprintf(stderr, "validate: cannot write the report: %s\n", strerror(errno));
 		goto out_free;
 	}
-	ret = v->verdict == VERDICT_REGRESSION ? 1 : v->verdict == VERDICT_UNUSABLE ? 2 : 0;
+	ret = v->verdict == VERDICT_REGRESSION	 ? 1
+	      : v->verdict == VERDICT_UNUSABLE	 ? 2
+	      : v->verdict == VERDICT_INCONCLUSIVE ? 3
+						 : 0;
 	goto out_free;
 out_err:
 	fprintf(stderr, "validate: %s\n", err.msg);

@@ -29,7 +29,8 @@ const char *vstatus__name(enum vstatus s)
 
 const char *verdict__name(enum verdict v)
 {
-	static const char *const names[] = { "validated", "no effect", "regression", "unusable" };
+	static const char *const names[] = { "validated", "no effect", "regression", "unusable",
+					     "inconclusive" };
 
 	return names[v];
 }
@@ -226,20 +227,36 @@ static int judge_line(struct run *r, struct validation_line *l)
 	return 0;
 }
 
-static enum verdict decide(const struct manifest *m, const struct validation *v)
+static enum verdict decide(const struct manifest *m, struct validation *v)
 {
-	bool improved = false, regressed = false;
+	bool improved = false, regressed = false, tested_regression = false;
+	bool tested_improved = false;
 	size_t i;
 
+	v->by_effect = VERDICT_UNUSABLE;
 	if (!v->nr_rows)
 		return VERDICT_UNUSABLE;
 	for (i = 0; i < v->nr_lines; i++) {
 		regressed |= v->lines[i].status == VSTATUS_REGRESSED;
 		improved |= !m->metrics[i].guard && v->lines[i].status == VSTATUS_IMPROVED;
 	}
-	if (regressed)
+	for (i = 0; i < v->nr_rows; i++) {
+		const struct validation_row *row = &v->rows[i];
+
+		tested_regression |= row->tested && row->status == VSTATUS_REGRESSED;
+		tested_improved |= row->tested && row->status == VSTATUS_IMPROVED &&
+				   !m->metrics[row->line].guard;
+	}
+	v->by_effect = regressed ? VERDICT_REGRESSION : improved ? VERDICT_VALIDATED
+							      : VERDICT_NO_EFFECT;
+	/* a single value a side cannot be tested: a verdict resting on one is no verdict */
+	if (tested_regression)
 		return VERDICT_REGRESSION;
-	return improved ? VERDICT_VALIDATED : VERDICT_NO_EFFECT;
+	if (v->by_effect == VERDICT_VALIDATED && tested_improved)
+		return VERDICT_VALIDATED;
+	if (v->nr_tests < v->nr_rows)
+		return VERDICT_INCONCLUSIVE;
+	return v->by_effect;
 }
 
 int validation__run(const struct manifest *m, const json_t *base, const json_t *new,
