@@ -147,7 +147,7 @@ START_TEST(test_untested_absent_unusable)
 	json_t *base = doc_new(), *new = doc_new();
 	struct validation *v;
 
-	/* single values: judged on the effect, never tested */
+	/* single values: their effect, never tested */
 	put(base, "one", "time", BETTER_LOWER, 1, 3.246, 0);
 	put(new, "one", "time", BETTER_LOWER, 1, 2.251, 0);
 	put(base, "only-base", "time", BETTER_LOWER, 1, 1, 0);
@@ -164,7 +164,9 @@ START_TEST(test_untested_absent_unusable)
 	ck_assert_uint_eq(v->missing_in_new, 2);	/* "only-base", once per line */
 	ck_assert_int_eq(v->lines[1].status, VSTATUS_ABSENT);
 	ck_assert_uint_eq(v->lines[1].no_direction, 1);
-	ck_assert_int_eq(v->verdict, VERDICT_VALIDATED);
+	/* a single value a side: no test, so no verdict; its effect points to validated */
+	ck_assert_int_eq(v->verdict, VERDICT_INCONCLUSIVE);
+	ck_assert_int_eq(v->by_effect, VERDICT_VALIDATED);
 	validation__delete(v);
 	json_decref(base);
 	json_decref(new);
