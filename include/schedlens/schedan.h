@@ -61,6 +61,16 @@ struct schedan_opts {
 					 * fork records); IPIs and totals of records stay global */
 };
 
+/* A tracepoint the analysis reads; without a required one it cannot run. */
+struct schedan_tracepoint {
+	const char *name;	/* "sched:sched_switch" */
+	bool required;
+};
+
+/* The tracepoints the analysis reads, as `sched` and `record --sched` record them. */
+#define SCHEDAN_MAX_TRACEPOINTS 16
+const struct schedan_tracepoint *schedan__tracepoints(size_t *n);
+
 struct schedan *schedan__new(const struct schedan_opts *opts, struct errbuf *err);
 void schedan__delete(struct schedan *a);
 /* Callbacks that feed @a; ctx is @a. begin() fails with -ENOENT when sched:sched_switch or

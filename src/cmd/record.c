@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * schedlens record: sample an event (by default the machine's L1D miss event, cpu-clock where
+ * schedlens record: sample events (by default the machine's L1D miss event, cpu-clock where
  * there is no hardware PMU) with optional callchains into a perf.data file that perf reads,
- * with a copy of /proc/kallsyms beside it (FILE.kallsyms) for analysis elsewhere.
+ * with a copy of /proc/kallsyms beside it (FILE.kallsyms) for analysis elsewhere. As perf
+ * record does, a tracepoint is sampled at every event (-c 1) with its payload (RAW), and the
+ * file carries the tracing data that formats it; --sched records the tracepoints `sched -i`
+ * reads, system-wide, as `perf sched record`.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -20,17 +23,21 @@
 #include "schedlens/machine.h"
 #include "schedlens/perfdata.h"
 #include "schedlens/sampler.h"
+#include "schedlens/schedan.h"
 #include "schedlens/symbols.h"
 #include "schedlens/target.h"
 #include "schedlens/workload.h"
 
 #define DEFAULT_FREQ 4000
+#define RECORD_MAX_EVENTS 64
 #define DWARF_STACK_DEFAULT 8192
 /* x86_64 user registers perf samples for DWARF unwinding (AX..R15 without segments) */
 #define X86_64_REGS_MASK 0xff0fffull
 
 struct record_opts {
-	const char *event;
+	const char *events[RECORD_MAX_EVENTS];	/* each -e, a comma-separated list */
+	size_t nr_event_args;
+	bool sched;			/* --sched: the tracepoints sched -i reads */
 	uint64_t period, freq;
 	bool callchain, dwarf;
 	uint32_t stack_size;
@@ -75,29 +82,86 @@ static int rec_lost(void *ctx, uint64_t id, uint64_t nr, uint64_t time)
 	return 0;
 }
 
-/* -e EVENT, or the L1D miss event, or cpu-clock with a note (into @note) */
-static int pick_event(const struct record_opts *o, struct event_desc *ev, char *note,
-		      size_t len, struct errbuf *err)
+/* the tracepoints sched -i reads, those this kernel lacks left out with a note */
+static int pick_sched(struct event_desc *evs, size_t *n, char *note, size_t len,
+		      struct errbuf *err)
 {
+	const struct schedan_tracepoint *tp;
+	size_t i, ntp, used = strlen(note);
+	int ret;
+
+	tp = schedan__tracepoints(&ntp);
+	for (i = 0; i < ntp && *n < RECORD_MAX_EVENTS; i++) {
+		ret = events__parse(tp[i].name, &evs[*n], err);
+		if (ret == -ENOENT && !tp[i].required && !strstr(err->msg, "tracefs")) {
+			used += snprintf(note + used, used < len ? len - used : 0, "%s%s",
+					 used ? ", " : "this kernel has no ", tp[i].name);
+			continue;
+		}
+		if (ret)
+			return ret;
+		(*n)++;
+	}
+	if (used && used < len)
+		snprintf(note + used, len - used, ": left out");
+	return 0;
+}
+
+/*
+ * The events to sample: every -e list, --sched's tracepoints, else the L1D miss event, else
+ * cpu-clock with a note (into @note).
+ */
+static int pick_events(const struct record_opts *o, struct event_desc *evs, size_t *n,
+		       char *note, size_t len, struct errbuf *err)
+{
+	struct event_desc *list;
+	size_t i, k, nl;
 	int ret;
 
 	note[0] = '\0';
-	if (o->event)
-		return events__parse(o->event, ev, err);
-	ret = events__default_l1d_miss(ev, err);
-	if (ret != -EOPNOTSUPP && ret != -ENOENT)
+	*n = 0;
+	for (i = 0; i < o->nr_event_args; i++) {
+		if (strpbrk(o->events[i], "{}"))
+			return err__set(err, -EINVAL, "event groups ('%s') are not recorded as groups "
+					"yet: give the events as -e A -e B", o->events[i]);
+		ret = events__parse_list(o->events[i], &list, &nl, err);
+		if (ret)
+			return ret;
+		for (k = 0; k < nl && *n < RECORD_MAX_EVENTS; k++)
+			evs[(*n)++] = list[k];
+		free(list);
+		if (k < nl)
+			return err__set(err, -E2BIG, "more than %d events", RECORD_MAX_EVENTS);
+	}
+	if (o->sched && (ret = pick_sched(evs, n, note, len, err)))
 		return ret;
+	if (*n)
+		return 0;
+	ret = events__default_l1d_miss(&evs[0], err);
+	if (ret != -EOPNOTSUPP && ret != -ENOENT) {
+		*n = !ret;
+		return ret;
+	}
 	snprintf(note, len, "%s: sampled cpu-clock instead",
 		 err->msg[0] ? err->msg : "no L1D miss event opens on this machine");
-	return events__parse("cpu-clock", ev, err);
+	*n = 1;
+	return events__parse("cpu-clock", &evs[0], err);
 }
 
 static void set_sampling(const struct record_opts *o, struct perf_event_attr *a)
 {
+	bool tp = a->type == PERF_TYPE_TRACEPOINT;
+
 	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
-	if (o->system_wide || o->cpus)
+	if (o->system_wide || o->cpus || tp)
 		a->sample_type |= PERF_SAMPLE_CPU;
-	if (o->period) {
+	/* a tracepoint: every event and its payload, unless -c or -F says otherwise (perf) */
+	if (tp)
+		a->sample_type |= PERF_SAMPLE_RAW;
+	if (tp && !o->period && !o->freq) {
+		a->freq = 0;
+		a->sample_period = 1;
+	} else if (o->period) {
 		a->freq = 0;
 		a->sample_period = o->period;
 	} else {
@@ -323,27 +387,32 @@ static int finish(struct record_run *rr)
 
 static int run_record(const struct record_opts *o)
 {
-	struct record_run rr = { .o = o, .so = { .nr_events = 1, .tracking = true } };
+	struct record_run rr = { .o = o, .so = { .tracking = true } };
 	struct target t = { .argv = o->wl ? NULL : o->argv, .wl = o->wl, .wl_cfg = o->wl_cfg };
 	struct target_hooks h = { .ctx = &rr, .attach = rec_attach, .phase = rec_phase,
 				  .tick = rec_tick, .poll_ms = 50 };
 	struct target_result res = { 0 };
-	struct sampler_event sev;
-	struct event_desc ev;
+	struct sampler_event sev[RECORD_MAX_EVENTS];
+	struct event_desc *evs = calloc(RECORD_MAX_EVENTS, sizeof(*evs));
 	char note[512];
+	size_t i, n = 0;
 	int ret = 1, rc;
 
-	if (pick_event(o, &ev, note, sizeof(note), &rr.err)) {
-		fprintf(stderr, "record: %s\n", rr.err.msg);
-		return 1;
+	if (!evs || pick_events(o, evs, &n, note, sizeof(note), &rr.err)) {
+		fprintf(stderr, "record: %s\n", evs ? rr.err.msg : "out of memory");
+		free(evs);
+		return evs ? 2 : 1;
 	}
 	if (note[0])
 		fprintf(stderr, "record: warning: %s\n", note);
-	set_sampling(o, &ev.attr);
-	sev.attr = ev.attr;
-	sev.name = ev.name;
+	for (i = 0; i < n; i++) {
+		set_sampling(o, &evs[i].attr);
+		sev[i].attr = evs[i].attr;
+		sev[i].name = evs[i].name;
+	}
 	rr.note = note;
-	rr.so.events = &sev;
+	rr.so.events = sev;
+	rr.so.nr_events = n;
 	rr.so.cpus = o->cpus;
 	rr.so.start_disabled = o->wl || target__is_own_bench(o->argv);
 	rr.ops = (struct stream_ops){ .ctx = &rr.r, .raw = rec_raw, .lost = rec_lost };
@@ -369,6 +438,7 @@ static int run_record(const struct record_opts *o)
 	ret = o->argv || o->wl ? target__exit_code(&res) : 0;
 out_free:
 	sampler__delete(rr.s);
+	free(evs);
 	return ret;
 }
 
@@ -377,8 +447,11 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: schedlens record [-e EVENT] [-c PERIOD | -F FREQ] [-g] [--call-graph fp|dwarf[,SIZE]]\n"
 		"                        [-a] [-C CPUS] [-o FILE] (-- COMMAND [ARGS] | --bench NAME [ARGS])\n"
-		"  -e, --event EVENT    event to sample (default: the L1D miss event, else cpu-clock)\n"
-		"  -c, --count PERIOD   sample every PERIOD events\n"
+		"  -e, --event EVENTS   events to sample, comma-separated, -e again for more\n"
+		"                       (default: the L1D miss event, else cpu-clock)\n"
+		"      --sched          the tracepoints 'schedlens sched -i' reads, system-wide\n"
+		"                       (perf sched record)\n"
+		"  -c, --count PERIOD   sample every PERIOD events (tracepoints: 1, every event)\n"
 		"  -F, --freq FREQ      sample at FREQ Hz (default %d)\n"
 		"  -g                   frame-pointer callchains, kernel and user\n"
 		"      --call-graph M   fp, or dwarf[,SIZE]: user stacks (SIZE bytes) for unwinding\n"
@@ -422,6 +495,7 @@ int cmd_record(int argc, char **argv)
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "bench", required_argument, NULL, 'B' },
+		{ "sched", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -433,7 +507,15 @@ int cmd_record(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+e:c:F:gaC:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
-			o.event = optarg;
+			if (o.nr_event_args == RECORD_MAX_EVENTS) {
+				fprintf(stderr, "record: more than %d -e\n", RECORD_MAX_EVENTS);
+				return 2;
+			}
+			o.events[o.nr_event_args++] = optarg;
+			break;
+		case 'S':
+			o.sched = true;
+			o.system_wide = true;
 			break;
 		case 'c':
 			if (parse_u64(optarg, &o.period) || !o.period)

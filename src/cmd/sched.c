@@ -46,19 +46,6 @@ struct sched_opts {
 
 static volatile sig_atomic_t sched_stop;
 
-static const struct {
-	const char *name;
-	bool required;
-} sched_events[] = {
-	{ "sched:sched_switch", true },
-	{ "sched:sched_waking", true },
-	{ "sched:sched_wakeup", false },
-	{ "sched:sched_wakeup_new", false },
-	{ "sched:sched_migrate_task", false },
-	{ "sched:sched_wake_idle_without_ipi", false },
-	{ "ipi:ipi_send_cpu", false },
-};
-
 static void sched_usage(FILE *f)
 {
 	fprintf(f,
@@ -99,11 +86,12 @@ static void on_sigint(int sig)
 static int open_events(const struct sched_opts *o, struct sampler_event *ev, size_t *nr)
 {
 	struct errbuf err = { "" };
-	size_t i;
+	size_t i, ntp;
+	const struct schedan_tracepoint *sched_events = schedan__tracepoints(&ntp);
 	int ret;
 
 	*nr = 0;
-	for (i = 0; i < ARRAY_SIZE(sched_events); i++) {
+	for (i = 0; i < ntp; i++) {
 		ret = tracepoint__attr(o->tracefs, sched_events[i].name, &ev[*nr].attr, &err);
 		if (ret == -ENOENT && !sched_events[i].required &&
 		    !strstr(err.msg, "tracefs")) {
@@ -164,7 +152,7 @@ static int live_tick(void *ctx)
 static int sched_live(const struct sched_opts *o, struct schedan_opts *ao, struct schedan **an,
 		      int *code)
 {
-	struct sampler_event ev[ARRAY_SIZE(sched_events)];
+	struct sampler_event ev[SCHEDAN_MAX_TRACEPOINTS];
 	struct live l = { .o = o, .ao = ao,
 			  .so = { .events = ev, .cpus = o->cpus, .tracking = true,
 				  .mmap_pages = (int)o->mmap_pages, .tracefs = o->tracefs } };

@@ -213,6 +213,22 @@ static int schedan__cpus(struct schedan *a, uint32_t cpu)
 	return 0;
 }
 
+const struct schedan_tracepoint *schedan__tracepoints(size_t *n)
+{
+	static const struct schedan_tracepoint tps[] = {
+		{ "sched:sched_switch", true },
+		{ "sched:sched_waking", true },
+		{ "sched:sched_wakeup", false },
+		{ "sched:sched_wakeup_new", false },
+		{ "sched:sched_migrate_task", false },
+		{ "sched:sched_wake_idle_without_ipi", false },
+		{ "ipi:ipi_send_cpu", false },
+	};
+
+	*n = ARRAY_SIZE(tps);
+	return tps;
+}
+
 static int sa_begin(void *ctx, const struct stream_info *info)
 {
 	struct schedan *a = ctx;
@@ -262,7 +278,7 @@ static int sa_begin(void *ctx, const struct stream_info *info)
 	}
 	if (!a->has[EV_SWITCH] || (!a->has[EV_WAKING] && !a->has[EV_WAKEUP]))
 		return err__set(&a->err, -ENOENT,
-				"'%s' has no %s%s%s records: record with `perf sched record` or "
+				"'%s' has no %s%s%s records: record with `schedlens record --sched`, `perf sched record` or "
 				"-e sched:sched_switch,sched:sched_waking,...",
 				a->path,
 				a->has[EV_SWITCH] ? "" : "sched:sched_switch",

@@ -47,13 +47,43 @@ topo "$TMP/perf.data" >"$TMP/topo.perf"
 [ -s "$TMP/topo.perf" ] || fail "perf wrote no CPU topology"
 topo "$TMP/c.data" | diff -u "$TMP/topo.perf" - || fail "CPU_TOPOLOGY differs from perf record's"
 
+# tracepoints as perf records them: every event (-c 1), with its payload (RAW) and the tracing
+# data that formats it, so perf script prints the fields; several events (-e A,B -e C); and
+# --sched, the set sched -i reads (perf sched record), read back by sched -i. A pipe round trip
+# switches each side out at least once: 5000 of them make at least 10,000 switches
+if [ -r /sys/kernel/tracing/events/sched/sched_switch/id ]; then
+	expect_rc 0 "$SCHEDLENS" record -e sched:sched_switch -o "$TMP/tp.data" -- \
+		"$SCHEDLENS" bench pipe -l 5000
+	nr=$(perf script -i "$TMP/tp.data" 2>/dev/null | grep -c 'sched:sched_switch: prev_comm=.* ==> next_comm=')
+	[ "$nr" -ge 10000 ] || fail "only $nr sched_switch samples with fields for 5000 round trips"
+	perf evlist -v -i "$TMP/tp.data" 2>/dev/null | grep '^sched:sched_switch:' |
+		grep -E '\{ sample_period, sample_freq \}: 1,' | grep -v 'freq: 1' | grep -q 'RAW' ||
+		fail "tracepoint not sampled at every event with RAW: $(perf evlist -v -i "$TMP/tp.data" 2>&1 | head -2)"
+	"$SCHEDLENS" script -i "$TMP/tp.data" | diff -q - <(perf script -i "$TMP/tp.data" 2>/dev/null) >/dev/null ||
+		fail "schedlens script and perf script differ on a tracepoint recording of this boot"
+	expect_rc 0 "$SCHEDLENS" record -e sched:sched_switch,sched:sched_waking -e cpu-clock \
+		-o "$TMP/tp2.data" -- "$SCHEDLENS" bench pipe -l 500
+	for ev in sched:sched_switch sched:sched_waking cpu-clock; do
+		perf report --stats -i "$TMP/tp2.data" 2>/dev/null | grep -A1 "^$ev stats:" | grep -q 'SAMPLE events' ||
+			fail "-e A,B -e C: no samples of $ev"
+	done
+	expect_rc 0 "$SCHEDLENS" record --sched -o "$TMP/sched.data" -- "$SCHEDLENS" bench pipe -l 500
+	expect_rc 0 "$SCHEDLENS" sched -i "$TMP/sched.data"
+	grep -q '^Wakeup paths' "$TMP/out" || fail "sched -i cannot read a record --sched file"
+	echo "tracepoints: $nr sched_switch samples for 5000 round trips, fields in perf script"
+else
+	echo "note: no tracefs here: tracepoint recording not checked"
+fi
+
 # bad input
 expect_rc 2 "$SCHEDLENS" record -c 0 -- true
 expect_rc 2 "$SCHEDLENS" record -c 10 -F 10 -- true
 expect_rc 2 "$SCHEDLENS" record --call-graph lbr -- true
 expect_rc 2 "$SCHEDLENS" record -o "$TMP/x.data"
-expect_rc 1 "$SCHEDLENS" record -e no-such-event -o "$TMP/x.data" -- true
+expect_rc 2 "$SCHEDLENS" record -e no-such-event -o "$TMP/x.data" -- true
 grep -q 'no-such-event' "$TMP/err" || fail "unknown event not named"
+expect_rc 2 "$SCHEDLENS" record -e '{cpu-clock,task-clock}' -o "$TMP/x.data" -- true
+grep -q "event groups .* are not recorded as groups yet: give the events as -e A -e B" "$TMP/err" || fail "groups: no reason"
 expect_rc 1 "$SCHEDLENS" record -e cpu-clock -o /nonexistent/dir/x.data -- true
 grep -q '/nonexistent/dir/x.data' "$TMP/err" || fail "unwritable output not named"
 exit 0
