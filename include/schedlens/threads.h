@@ -19,7 +19,7 @@ struct threads;
 struct tmap {
 	uint64_t start, end, pgoff;
 	const char *dso;		/* short name: "libc.so.6", "[kernel.kallsyms]", "[ext4]" */
-	const char *path;		/* as recorded */
+	const char *path;		/* as recorded; JIT code: /tmp/perf-PID.map, as perf names it */
 	bool identity;			/* map_ip is the identity (kernel, anon memory) */
 };
 

@@ -92,7 +92,10 @@ static void print_time(uint64_t t)
 	       (unsigned long long)(t % 1000000000 / 1000));
 }
 
-/* perf prints callchain entries map-relative, the sample's ip as it is */
+/*
+ * perf prints user callchain entries map-relative, kernel ones (the kernel and its modules,
+ * whose maps perf keeps at their addresses) and the sample's ip as they are
+ */
 static void print_addr(struct script *s, const struct stream_sample *x, uint64_t addr,
 		       uint16_t misc, bool callchain)
 {
@@ -102,7 +105,8 @@ static void print_addr(struct script *s, const struct stream_sample *x, uint64_t
 		printf("%16llx [unknown] ([unknown])", (unsigned long long)addr);
 		return;
 	}
-	printf("%16llx [unknown] (%s)", (unsigned long long)(callchain ? al.addr : addr),
+	printf("%16llx [unknown] (%s)",
+	       (unsigned long long)(callchain && al.level != 'k' ? al.addr : addr),
 	       !strcmp(al.map->dso, "[kernel.kallsyms]") ? al.map->dso : al.map->path);
 }
 

@@ -498,6 +498,9 @@ int threads__mmap(struct threads *t, const struct stream_mmap *m)
 	    !strncmp(m->filename, "/anon_hugepage", 14)) {
 		nm.identity = true;
 		if (m->prot & 4 /* PROT_EXEC */ || m->misc == PERF_RECORD_MISC_USER) {
+			/* perf names JIT code by the symbol map a JIT writes for it */
+			snprintf(name, sizeof(name), "/tmp/perf-%d.map", (int)m->pid);
+			nm.path = threads__intern(t, name);
 			snprintf(name, sizeof(name), "[JIT] tid %d", (int)m->pid);
 			nm.dso = threads__intern(t, name);
 		} else {
