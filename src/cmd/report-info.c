@@ -102,7 +102,16 @@ static void print_lines(const char *prefix, const char *s)
 	}
 }
 
-void report__print_header(const struct perf_file *f, const char *path)
+/* a feature perf prints only with -I says so instead (perf's feat_ops full_only) */
+static bool brief(const struct perf_file_header *h, int feat, bool full)
+{
+	if (full || !(h->features[feat / 64] & (1ULL << (feat % 64))))
+		return false;
+	printf("# %s info available, use -I to display\n", perf_feat__name(feat));
+	return true;
+}
+
+void report__print_header(const struct perf_file *f, const char *path, bool full)
 {
 	const struct perf_file_header *h = perf_file__header(f);
 	const struct stream_info *info = perf_file__info(f);
@@ -149,6 +158,8 @@ void report__print_header(const struct perf_file *f, const char *path)
 		perf_attr__snprintf(&e->attr, buf, sizeof(buf), " = ");
 		printf(" }, %s\n", buf);
 	}
+	if (brief(h, PERF_FEAT_CPU_TOPOLOGY, full))
+		goto numa;
 	print_cpu_list("sibling sockets", h->sibling_sockets, h->nr_sibling_sockets);
 	print_cpu_list("sibling dies   ", h->sibling_dies, h->nr_sibling_dies);
 	print_cpu_list("sibling threads", h->sibling_threads, h->nr_sibling_threads);
@@ -163,7 +174,8 @@ void report__print_header(const struct perf_file *f, const char *path)
 	}
 	if (h->nr_sibling_sockets && !h->nr_cpu_topo)
 		printf("# Core ID and Socket ID information is not available\n");
-	for (i = 0; i < h->nr_numa; i++) {
+numa:
+	for (i = 0; !brief(h, PERF_FEAT_NUMA_TOPOLOGY, full) && i < h->nr_numa; i++) {
 		printf("# node%u meminfo  : total = %llu kB, free = %llu kB\n", h->numa[i].node,
 		       (unsigned long long)h->numa[i].mem_total,
 		       (unsigned long long)h->numa[i].mem_free);
@@ -183,7 +195,7 @@ void report__print_header(const struct perf_file *f, const char *path)
 			printf("%s%s", j ? "," : "", info->evsels[l + j].name);
 		printf("}\n");
 	}
-	if (h->cache_lines) {
+	if (!brief(h, PERF_FEAT_CACHE, full) && h->cache_lines) {
 		printf("# CPU cache info:\n");
 		print_lines("#  ", h->cache_lines);
 	}
@@ -196,7 +208,7 @@ void report__print_header(const struct perf_file *f, const char *path)
 		printf("# sample duration : %10.3f ms\n",
 		       (h->last_sample_time - h->first_sample_time) / 1e6);
 	}
-	if (h->mem_topology)
+	if (!brief(h, PERF_FEAT_MEM_TOPOLOGY, full) && h->mem_topology)
 		print_lines("# ", h->mem_topology);
 	if (h->clockid_res_ns)
 		printf("# clockid frequency: %llu MHz\n",

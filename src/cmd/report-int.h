@@ -15,6 +15,7 @@
 struct report_opts {
 	const char *input;
 	bool header, stats;
+	bool show_info;			/* -I: the topology features in full, as perf -I */
 	enum hist_sort sorts[HIST_SORT_MAX];
 	size_t nr_sorts;
 	const char *sep;		/* -t: machine-readable fields */
@@ -94,7 +95,8 @@ int report__kagg_finish(struct report *r, bool *again);
 
 /* report-info.c */
 int report__stats(struct perf_file *f, struct errbuf *err);
-void report__print_header(const struct perf_file *f, const char *path);
+/* perf report --header-only's text; @full: with -I's topology, NUMA, cache, memory lines */
+void report__print_header(const struct perf_file *f, const char *path, bool full);
 
 /* the table header's dotted line under the share columns and @n key columns of widths @w */
 void report__print_rule(const size_t *w, size_t n);

@@ -365,7 +365,7 @@ static int run_report(const struct report_opts *o)
 	if (o->header) {
 		if (perf_file__header(f)->pipe_mode)
 			ret = perf_file__run(f, NULL, &err);
-		report__print_header(f, o->input);
+		report__print_header(f, o->input, o->show_info);
 		goto out_err;
 	}
 	if (o->stats) {
@@ -393,7 +393,9 @@ static void usage(FILE *fp)
 		    "  -i, --input FILE    perf.data file, '-' for stdin (default perf.data)\n"
 		    "  -s, --sort KEYS     comma-separated: comm, dso, sym, pid, cpu (default comm,dso,sym)\n"
 		    "      --stats         record counts by type and samples per event\n"
-		    "      --header        the header and feature sections\n"
+		    "      --header        the header and feature sections (perf --header-only)\n"
+		    "  -I, --show-info     with --header: the CPU topology, NUMA, cache and memory\n"
+		    "                      features in full\n"
 		    "  -t, --field-separator SEP  one line per entry: event, %%period, %%samples, keys\n"
 		    "      --percent-limit P  hide entries below P%%\n"
 		    "      --ordered       every sample in time order (by default, with sort keys\n"
@@ -426,6 +428,7 @@ int cmd_report(int argc, char **argv)
 		{ "stats", no_argument, NULL, 'S' },
 		{ "header", no_argument, NULL, 'H' },
 		{ "header-only", no_argument, NULL, 'H' },
+		{ "show-info", no_argument, NULL, 'I' },
 		{ "field-separator", required_argument, NULL, 't' },
 		{ "symfs", required_argument, NULL, 1000 },
 		{ "kallsyms", required_argument, NULL, 1001 },
@@ -449,7 +452,7 @@ int cmd_report(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:t:g:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:t:g:hI", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o.input = optarg;
@@ -459,6 +462,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'S':
 			o.stats = true;
+			break;
+		case 'I':
+			o.show_info = true;
 			break;
 		case 'H':
 			o.header = true;
