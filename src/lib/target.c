@@ -99,6 +99,23 @@ static void write_all(int fd, const char *buf, size_t len)
 	}
 }
 
+/*
+ * A workload that ignores the SIGINT passed on to it still ends, as perf record ends its
+ * workload: SIGTERM TARGET_TERM_MS after the SIGINT, SIGKILL TARGET_TERM_MS after that. Returns
+ * whether it sent one now.
+ */
+#define TARGET_TERM_MS 250
+#define TARGET_POLL_MS 50
+
+static bool escalate(pid_t who, uint64_t since_ns, int *signalled)
+{
+	if (*signalled == SIGKILL || now_ns() - since_ns < TARGET_TERM_MS * 1000000ull)
+		return false;
+	*signalled = *signalled == SIGINT ? SIGTERM : SIGKILL;
+	kill(who, *signalled);
+	return true;
+}
+
 /* In the child: never returns. */
 static void child_run(const struct target *t, struct child_pipes *p, const sigset_t *mask)
 {
@@ -217,7 +234,8 @@ int target__run(const struct target *t, const struct target_hooks *h,
 	char *resbuf = NULL;
 	size_t reslen = 0;
 	bool exited = false, res_eof = false, killed = false;
-	int ret, pidfd = -1, exec_errno = 0;
+	int ret, pidfd = -1, exec_errno = 0, signalled = SIGINT;
+	uint64_t killed_ns = 0;
 	sigset_t intr, mask;
 	pid_t pid;
 
@@ -266,12 +284,15 @@ int target__run(const struct target *t, const struct target_hooks *h,
 			{ .fd = p.ctl.ctl_rd, .events = POLLIN },
 			{ .fd = res_eof ? -1 : p.res[0], .events = POLLIN },
 		};
-		int n = poll(pfd, 3, h && h->tick ? (h->poll_ms ?: 100) : 100);
+		int n = poll(pfd, 3, killed || !(h && h->tick) ? TARGET_POLL_MS : (h->poll_ms ?: 100));
 
 		if (stop && *stop && !killed) {
 			kill(t->wl ? -pid : pid, SIGINT);
 			killed = true;
+			killed_ns = now_ns();
 			res->interrupted = true;
+		} else if (killed && escalate(t->wl ? -pid : pid, killed_ns, &signalled)) {
+			killed_ns = now_ns();
 		}
 		if (n < 0 && errno != EINTR) {
 			ret = err__set(err, -errno, "poll: %s", strerror(errno));

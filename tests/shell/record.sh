@@ -75,6 +75,20 @@ else
 	echo "note: no tracefs here: tracepoint recording not checked"
 fi
 
+# Ctrl-C (SIGINT to record alone) ends even a workload that ignores SIGINT, as perf record
+# does (SIGTERM after it), and the file is complete: sent once the workload says it runs
+mkfifo "$TMP/ready"
+"$SCHEDLENS" record -e cpu-clock -o "$TMP/int.data" -- \
+	sh -c "trap '' INT; echo running >'$TMP/ready'; exec sleep 600" >/dev/null 2>"$TMP/int.err" &
+pid=$!
+read -r _ <"$TMP/ready"
+kill -INT $pid
+timeout 30 tail --pid=$pid -f /dev/null || { kill -KILL $pid; fail "record still runs 30 s after SIGINT"; }
+wait $pid
+perf report --stats -i "$TMP/int.data" 2>/dev/null | grep -q 'TOTAL events' ||
+	fail "the interrupted recording does not read back: $(cat "$TMP/int.err")"
+echo "Ctrl-C: record ended a workload that ignores SIGINT, and its file reads back"
+
 # bad input
 expect_rc 2 "$SCHEDLENS" record -c 0 -- true
 expect_rc 2 "$SCHEDLENS" record -c 10 -F 10 -- true
