@@ -384,7 +384,7 @@ struct tbuf {
 
 static void put(struct tbuf *b, const void *p, size_t n)
 {
-	if (b->err)
+	if (b->err || !n)	/* an empty part (no printk formats) may come as NULL */
 		return;
 	if (b->len + n > b->alloc) {
 		size_t a = (b->len + n) * 2;
