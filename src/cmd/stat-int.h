@@ -32,6 +32,7 @@ struct stat_opts {
 struct run_values {
 	struct counter_value *v;	/* per event */
 	double elapsed_s;
+	double user_s, sys_s;		/* the command's CPU time (rusage of the child) */
 	int exit_code;
 };
 

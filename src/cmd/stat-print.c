@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* schedlens stat: the output, as perf stat prints it, as -x CSV and as a results document. */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,89 +22,313 @@ static size_t event_values(const struct stat_state *st, size_t i, double *out)
 	return n;
 }
 
-static double event_mean(const struct stat_state *st, const char *name, bool *found)
+/*
+ * Event @i over every run, as perf stat aggregates it: the means of the count (scaled when
+ * multiplexed), enabled and running times over the runs, and the standard error of the mean
+ * count in percent. Runs where the event could not be opened count as zeros, as in perf.
+ */
+struct ev_agg {
+	double val, ena, run;
+	double noise_pct;
+	bool supported;		/* opened: else <not supported> */
+	bool ok;		/* enabled and running times are not zero: else <not counted> */
+};
+
+static void event_agg(const struct stat_state *st, size_t i, double *scratch, struct ev_agg *a)
 {
-	double *vals = calloc(st->nr_runs ?: 1, sizeof(double)), mean = 0;
-	size_t i, n;
+	struct summary s;
+	size_t r;
 
-	*found = false;
-	for (i = 0; vals && i < st->nr; i++) {
-		if (strcmp(st->evs[i].name, name))
+	memset(a, 0, sizeof(*a));
+	a->supported = !counters__open_error(st->ctr, i);
+	for (r = 0; r < st->nr_runs; r++) {
+		const struct counter_value *v = &st->runs[r].v[i];
+
+		a->supported |= v->ena > 0;
+		scratch[r] = v->counted ? v->scaled : 0;
+		a->ena += (double)v->ena / (double)st->nr_runs;
+		a->run += (double)v->run / (double)st->nr_runs;
+	}
+	if (st->nr_runs && !stats__summarize(scratch, st->nr_runs, &s)) {
+		a->val = s.mean;
+		a->noise_pct = s.sem_pct;
+	}
+	/* perf prints the mean times as integers and tests those */
+	a->ok = a->supported && (uint64_t)a->run && (uint64_t)a->ena;
+}
+
+/* The counts perf's shadow metrics divide by (util/stat-shadow.c) */
+enum shadow_base {
+	BASE_NONE,
+	BASE_NSECS,	/* task-clock and cpu-clock */
+	BASE_CYCLES,
+	BASE_BRANCHES,
+	BASE_CACHEREFS,
+	BASE_L1D,	/* the *-loads of these caches */
+	BASE_L1I,
+	BASE_LL,
+	BASE_DTLB,
+	BASE_ITLB,
+	BASE__NR,
+};
+
+#define CTX__NR 8
+
+struct shadow {
+	double sum[BASE__NR][CTX__NR];
+	size_t n[BASE__NR][CTX__NR];
+	double wall_ns;		/* mean elapsed time */
+};
+
+static bool is_hw(const struct perf_event_attr *a, uint64_t config)
+{
+	return a->type == PERF_TYPE_HARDWARE && a->config == config;
+}
+
+static uint64_t cache_cfg(unsigned int cache, unsigned int result)
+{
+	return cache | PERF_COUNT_HW_CACHE_OP_READ << 8 | (uint64_t)result << 16;
+}
+
+static bool is_cache(const struct perf_event_attr *a, unsigned int cache, unsigned int result)
+{
+	return a->type == PERF_TYPE_HW_CACHE && a->config == cache_cfg(cache, result);
+}
+
+static bool is_clock(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_TASK_CLOCK ||
+						 a->config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
+static enum shadow_base base_of(const struct perf_event_attr *a)
+{
+	if (is_clock(a))
+		return BASE_NSECS;
+	if (is_hw(a, PERF_COUNT_HW_CPU_CYCLES))
+		return BASE_CYCLES;
+	if (is_hw(a, PERF_COUNT_HW_BRANCH_INSTRUCTIONS))
+		return BASE_BRANCHES;
+	if (is_hw(a, PERF_COUNT_HW_CACHE_REFERENCES))
+		return BASE_CACHEREFS;
+	if (a->type == PERF_TYPE_HW_CACHE && a->config <= PERF_COUNT_HW_CACHE_ITLB)
+		return BASE_L1D + (enum shadow_base)a->config; /* op read, result access */
+	return BASE_NONE;
+}
+
+/* perf keeps one base per privilege context, except for the clocks (one for all) */
+static int ctx_of(const struct perf_event_attr *a, enum shadow_base b)
+{
+	if (b == BASE_NSECS)
+		return 0;
+	return a->exclude_kernel | a->exclude_user << 1 | a->exclude_hv << 2;
+}
+
+static void shadow_init(const struct stat_state *st, struct shadow *sh)
+{
+	size_t i, r;
+
+	memset(sh, 0, sizeof(*sh));
+	for (r = 0; r < st->nr_runs; r++)
+		sh->wall_ns += st->runs[r].elapsed_s * 1e9 / (double)st->nr_runs;
+	for (i = 0; i < st->nr; i++) {
+		const struct perf_event_attr *a = &st->evs[i].attr;
+		enum shadow_base b = base_of(a);
+		int ctx = ctx_of(a, b);
+
+		/* perf updates a base with every run it read the event in */
+		if (b == BASE_NONE || counters__open_error(st->ctr, i))
 			continue;
-		n = event_values(st, i, vals);
-		if (n) {
-			struct summary s;
+		for (r = 0; r < st->nr_runs; r++) {
+			const struct counter_value *v = &st->runs[r].v[i];
 
-			stats__summarize(vals, n, &s);
-			mean = s.mean;
-			*found = true;
+			sh->sum[b][ctx] += v->counted ? v->scaled : 0;
+			sh->n[b][ctx]++;
 		}
+	}
+}
+
+static double shadow_avg(const struct shadow *sh, enum shadow_base b, int ctx)
+{
+	return sh->n[b][ctx] ? sh->sum[b][ctx] / (double)sh->n[b][ctx] : 0;
+}
+
+/* perf's formats for the metric values */
+enum metric_fmt {
+	FMT_NONE,	/* nothing to print: the base was not counted */
+	FMT_3F,		/* "%8.3f" */
+	FMT_2F_SP,	/* "%7.2f " */
+	FMT_2F_PCT,	/* "%7.2f%%" */
+	FMT_3F_PCT,	/* "%8.3f %%" */
+};
+
+/* One shadow metric as perf prints it: @val in format @fmt, then @unit. */
+struct metric {
+	enum metric_fmt fmt;
+	const char *unit;	/* NULL: this event has no metric */
+	char unit_buf[16];
+	double val;
+};
+
+static int metric_format(const struct metric *m, char *buf, size_t len)
+{
+	switch (m->fmt) {
+	case FMT_3F:
+		return snprintf(buf, len, "%8.3f", m->val);
+	case FMT_2F_SP:
+		return snprintf(buf, len, "%7.2f ", m->val);
+	case FMT_2F_PCT:
+		return snprintf(buf, len, "%7.2f%%", m->val);
+	case FMT_3F_PCT:
+		return snprintf(buf, len, "%8.3f %%", m->val);
+	case FMT_NONE:
+	default:
 		break;
 	}
-	free(vals);
-	return mean;
+	buf[0] = '\0';
+	return 0;
 }
 
-static void rate(double per_sec, char *buf, size_t len)
+static void miss_ratio(const struct shadow *sh, enum shadow_base b, int ctx, double avg,
+		       const char *unit, struct metric *m)
 {
-	if (per_sec >= 1e9)
-		snprintf(buf, len, "%8.3f G/sec", per_sec / 1e9);
-	else if (per_sec >= 1e6)
-		snprintf(buf, len, "%8.3f M/sec", per_sec / 1e6);
-	else if (per_sec >= 1e3)
-		snprintf(buf, len, "%8.3f K/sec", per_sec / 1e3);
-	else
-		snprintf(buf, len, "%8.3f /sec", per_sec);
+	double total = shadow_avg(sh, b, ctx);
+
+	m->unit = unit;
+	if (!sh->n[b][ctx])
+		return;
+	m->fmt = FMT_2F_PCT;
+	m->val = total ? avg / total * 100.0 : 0;
 }
 
-/* perf's comment column for event @name with mean @v */
-static void shadow(const struct stat_state *st, const char *name, double v, double elapsed,
-		   char *buf, size_t len)
+/* perf's K/M/G steps: strictly above 1000 */
+static void rate_metric(double per_sec, struct metric *m)
+{
+	static const char prefix[] = "KMG";
+	int i;
+
+	for (i = 0; i < 3 && per_sec > 1000.0; i++)
+		per_sec /= 1000.0;
+	snprintf(m->unit_buf, sizeof(m->unit_buf), "%.*s/sec", i ? 1 : 0, i ? prefix + i - 1 : "");
+	m->unit = m->unit_buf;
+	m->fmt = FMT_3F;
+	m->val = per_sec;
+}
+
+/*
+ * The metric perf stat prints after event @ev with mean count @avg (ns for the clocks),
+ * following perf_stat__print_shadow_stats() of perf 6.1 for the events schedlens knows.
+ */
+static void metric_of(const struct shadow *sh, const struct perf_event_attr *a, double avg,
+		      struct metric *m)
 {
 	static const struct {
-		const char *miss, *base, *what;
-	} ratios[] = {
-		{ "branch-misses", "branches", "of all branches" },
-		{ "cache-misses", "cache-references", "of all cache refs" },
-		{ "L1-dcache-load-misses", "L1-dcache-loads", "of all L1-dcache accesses" },
-		{ "LLC-load-misses", "LLC-loads", "of all LL-cache accesses" },
-		{ "dTLB-load-misses", "dTLB-loads", "of all dTLB cache accesses" },
-		{ "iTLB-load-misses", "iTLB-loads", "of all iTLB cache accesses" },
-		{ "L1-icache-load-misses", "L1-icache-loads", "of all L1-icache accesses" },
+		unsigned int cache;
+		enum shadow_base base;
+		const char *unit;
+	} misses[] = {
+		{ PERF_COUNT_HW_CACHE_L1D, BASE_L1D, "of all L1-dcache accesses" },
+		{ PERF_COUNT_HW_CACHE_L1I, BASE_L1I, "of all L1-icache accesses" },
+		{ PERF_COUNT_HW_CACHE_DTLB, BASE_DTLB, "of all dTLB cache accesses" },
+		{ PERF_COUNT_HW_CACHE_ITLB, BASE_ITLB, "of all iTLB cache accesses" },
+		{ PERF_COUNT_HW_CACHE_LL, BASE_LL, "of all LL-cache accesses" },
 	};
-	bool f1, f2;
-	double clock_ns = event_mean(st, "task-clock", &f1), base;
+	int ctx = ctx_of(a, BASE_CYCLES);
+	double total;
 	size_t i;
 
-	buf[0] = '\0';
-	if (!strcmp(name, "task-clock") && elapsed > 0) {
-		snprintf(buf, len, "# %8.3f CPUs utilized", v / 1e3 / elapsed);
+	memset(m, 0, sizeof(*m));
+	if (is_hw(a, PERF_COUNT_HW_INSTRUCTIONS)) {
+		total = shadow_avg(sh, BASE_CYCLES, ctx);
+		m->unit = "insn per cycle";
+		if (total) {
+			m->fmt = FMT_2F_SP;
+			m->val = avg / total;
+		}
 		return;
 	}
-	if (!strcmp(name, "instructions")) {
-		base = event_mean(st, "cycles", &f2);
-		if (f2 && base > 0)
-			snprintf(buf, len, "# %8.2f  insn per cycle", v / base);
+	if (is_hw(a, PERF_COUNT_HW_BRANCH_MISSES)) {
+		miss_ratio(sh, BASE_BRANCHES, ctx, avg, "of all branches", m);
 		return;
 	}
-	if (!strcmp(name, "cycles") && f1 && clock_ns > 0) {
-		snprintf(buf, len, "# %8.3f GHz", v / clock_ns);
+	for (i = 0; i < ARRAY_SIZE(misses); i++) {
+		if (is_cache(a, misses[i].cache, PERF_COUNT_HW_CACHE_RESULT_MISS)) {
+			miss_ratio(sh, misses[i].base, ctx, avg, misses[i].unit, m);
+			return;
+		}
+	}
+	if (is_hw(a, PERF_COUNT_HW_CACHE_MISSES)) {
+		total = shadow_avg(sh, BASE_CACHEREFS, ctx);
+		m->unit = "of all cache refs";
+		if (sh->n[BASE_CACHEREFS][ctx]) {
+			m->fmt = FMT_3F_PCT;
+			m->val = total ? avg * 100 / total : 0;
+		}
 		return;
 	}
-	for (i = 0; i < ARRAY_SIZE(ratios); i++) {
-		if (strcmp(name, ratios[i].miss))
-			continue;
-		base = event_mean(st, ratios[i].base, &f2);
-		if (f2 && base > 0)
-			snprintf(buf, len, "# %7.2f%% %s", 100.0 * v / base, ratios[i].what);
-		return;
-	}
-	if (f1 && clock_ns > 0) {
-		char r[32];
+	if (is_hw(a, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND) ||
+	    is_hw(a, PERF_COUNT_HW_STALLED_CYCLES_BACKEND)) {
+		bool front = a->config == PERF_COUNT_HW_STALLED_CYCLES_FRONTEND;
 
-		rate(v / (clock_ns / 1e9), r, sizeof(r));
-		snprintf(buf, len, "# %s", r);
+		total = shadow_avg(sh, BASE_CYCLES, ctx);
+		m->val = total ? avg / total * 100.0 : 0;
+		m->unit = front ? "frontend cycles idle" : "backend cycles idle";
+		m->fmt = front && !m->val ? FMT_NONE : FMT_2F_PCT;
+		return;
 	}
+	if (is_hw(a, PERF_COUNT_HW_CPU_CYCLES)) {
+		total = shadow_avg(sh, BASE_NSECS, 0);
+		m->unit = total ? "GHz" : "Ghz"; /* sic, perf's spelling without a clock */
+		if (total) {
+			m->fmt = FMT_3F;
+			m->val = avg / total;
+		}
+		return;
+	}
+	if (is_clock(a)) {
+		m->unit = "CPUs utilized";
+		if (sh->wall_ns) {
+			m->fmt = FMT_3F;
+			m->val = avg / sh->wall_ns;
+		}
+		return;
+	}
+	if (sh->n[BASE_NSECS][0]) {
+		total = shadow_avg(sh, BASE_NSECS, 0);
+		rate_metric(total ? 1e9 * avg / total : 0, m);
+	}
+}
+
+/* the comment column of the table: "# <value> <unit>", or empty */
+static void metric_note(const struct metric *m, char *buf, size_t len)
+{
+	int n;
+
+	buf[0] = '\0';
+	if (m->fmt == FMT_NONE || !m->unit)
+		return;
+	n = snprintf(buf, len, "# ");
+	n += metric_format(m, buf + n, len - (size_t)n);
+	if ((size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " %s", m->unit);
+}
+
+/* perf's -x metric fields: the value (padding and any '%' after it cut off), the unit */
+static void metric_csv(FILE *f, const char *sep, const struct metric *m)
+{
+	char buf[64], *v, *end;
+
+	if (m->fmt == FMT_NONE || !m->unit) {
+		fprintf(f, "%s%s", sep, sep);
+		return;
+	}
+	metric_format(m, buf, sizeof(buf));
+	for (v = buf; *v == ' '; v++)
+		;
+	for (end = v; (*end >= '0' && *end <= '9') || *end == '.'; end++)
+		;
+	*end = '\0';
+	fprintf(f, "%s%s%s%s", sep, v, sep, m->unit + strspn(m->unit, " "));
 }
 
 static void print_group_digits(FILE *f, double v, int width)
@@ -125,9 +350,7 @@ static void print_group_digits(FILE *f, double v, int width)
 
 static bool is_msec(const struct event_desc *ev)
 {
-	return ev->attr.type == PERF_TYPE_SOFTWARE &&
-	       (ev->attr.config == PERF_COUNT_SW_TASK_CLOCK ||
-		ev->attr.config == PERF_COUNT_SW_CPU_CLOCK);
+	return is_clock(&ev->attr);
 }
 
 static double elapsed_mean(const struct stat_state *st, struct summary *s)
@@ -165,16 +388,51 @@ static void describe_target(const struct stat_opts *o, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : "", o->argv[i]);
 }
 
+/* digits after the point: perf's get_precision(), two more than the error's first */
+static int elapsed_precision(double sd)
+{
+	/* perf takes lround(ceil(-log10(0))) as 0 */
+	if (sd > 1 || !(sd > 0))
+		return 2;
+	return (int)lround(ceil(-log10(sd))) + 2;
+}
+
+/* The footer as perf stat prints it: elapsed, and the command's user and sys seconds */
+static void print_footer(const struct stat_state *st, FILE *f)
+{
+	const struct stat_opts *o = st->o;
+	struct summary es;
+	double elapsed = elapsed_mean(st, &es);
+
+	fprintf(f, "\n");
+	if (o->repeat == 1) {
+		fprintf(f, " %17.9f seconds time elapsed", elapsed);
+		/* perf: one run of a command it started (not -p, -a or -C) */
+		if (!o->pid && !o->system_wide && st->nr_runs == 1)
+			fprintf(f, "\n\n %17.9f seconds user\n %17.9f seconds sys\n",
+				st->runs[0].user_s, st->runs[0].sys_s);
+	} else {
+		int prec = elapsed_precision(es.sem);
+
+		fprintf(f, " %17.*f +- %.*f seconds time elapsed", prec, es.mean, prec, es.sem);
+		if (es.sem_pct)
+			fprintf(f, "  ( +-%6.2f%% )", es.sem_pct);
+	}
+	fprintf(f, "\n\n");
+}
+
 void stat__print_text(const struct stat_state *st, FILE *f, bool group)
 {
 	const struct stat_opts *o = st->o;
 	double *vals = calloc(st->nr_runs ?: 1, sizeof(double));
-	struct summary es, s;
+	struct summary s;
+	struct shadow sh;
+	struct metric m;
 	char what[512], note[96];
 	bool multiplexed = false;
-	double elapsed = elapsed_mean(st, &es);
 	size_t i, n, r;
 
+	shadow_init(st, &sh);
 	describe_target(o, what, sizeof(what));
 	fprintf(f, "\n Performance counter stats for '%s'", what);
 	if (st->nr_runs > 1)
@@ -202,9 +460,9 @@ void stat__print_text(const struct stat_state *st, FILE *f, bool group)
 			print_group_digits(f, s.mean, 18), fprintf(f, "      %-33s", ev->name);
 		else
 			fprintf(f, "%18.0f      %-33s", s.mean, ev->name);
-		shadow(st, ev->name, is_msec(ev) ? s.mean / 1e6 : s.mean, elapsed, note,
-		       sizeof(note));
-		if (st->nr_runs > 1 && s.mean != 0)
+		metric_of(&sh, &ev->attr, s.mean, &m);
+		metric_note(&m, note, sizeof(note));
+		if (st->nr_runs > 1 && s.sem_pct != 0)
 			fprintf(f, "%-36s( +- %5.2f%% )", note, s.sem_pct);
 		else
 			fprintf(f, "%s", note);
@@ -214,43 +472,56 @@ void stat__print_text(const struct stat_state *st, FILE *f, bool group)
 		}
 		fprintf(f, "\n");
 	}
-	if (st->nr_runs > 1)
-		fprintf(f, "\n %16.4f +- %.4f seconds time elapsed  ( +- %5.2f%% )\n\n", es.mean,
-			es.sem, es.sem_pct);
-	else
-		fprintf(f, "\n %16.9f seconds time elapsed\n\n", elapsed);
+	print_footer(st, f);
 	if (multiplexed)
 		fprintf(f, " Some events were multiplexed: values in parentheses are the share of\n"
 			   " the time each counted; the counts above are scaled up from it.\n\n");
 	free(vals);
 }
 
+/*
+ * perf stat -x's line per event (util/stat-display.c): value, unit, event, [variance with
+ * -r,] running time in ns, running percentage, metric value, metric unit. Counts are
+ * integers, the clocks milliseconds with two decimals; a count that is missing is
+ * <not supported> or <not counted> with the metric fields empty.
+ */
 void stat__print_csv(const struct stat_state *st, FILE *f)
 {
 	const char *sep = st->o->sep;
-	double *vals = calloc(st->nr_runs ?: 1, sizeof(double));
-	struct summary es, s;
-	double elapsed = elapsed_mean(st, &es);
-	char note[96];
-	size_t i, n;
+	double *scratch = calloc(st->nr_runs ?: 1, sizeof(double));
+	struct shadow sh;
+	struct ev_agg a;
+	struct metric m;
+	size_t i;
 
-	for (i = 0; vals && i < st->nr; i++) {
+	shadow_init(st, &sh);
+	for (i = 0; scratch && i < st->nr; i++) {
 		const struct event_desc *ev = &st->evs[i];
+		uint64_t run, ena;
 
-		n = event_values(st, i, vals);
-		if (!n) {
-			fprintf(f, "%s%s%s%s\n",
-				counters__open_error(st->ctr, i) ? "<not supported>" : "<not counted>",
-				sep, sep, ev->name);
-			continue;
-		}
-		stats__summarize(vals, n, &s);
-		shadow(st, ev->name, is_msec(ev) ? s.mean / 1e6 : s.mean, elapsed, note,
-		       sizeof(note));
-		fprintf(f, "%.2f%s%s%s%s%s%.2f%%\n", is_msec(ev) ? s.mean / 1e6 : s.mean, sep,
-			is_msec(ev) ? "msec" : "", sep, ev->name, sep, s.sem_pct);
+		event_agg(st, i, scratch, &a);
+		run = (uint64_t)a.run;
+		ena = (uint64_t)a.ena;
+		if (!a.ok)
+			fprintf(f, "%s", a.supported ? "<not counted>" : "<not supported>");
+		else if (is_msec(ev))
+			fprintf(f, "%.2f", a.val / 1e6);
+		else
+			fprintf(f, "%.0f", a.val);
+		fprintf(f, "%s%s%s%s", sep, is_msec(ev) ? "msec" : "", sep, ev->name);
+		if (st->o->repeat > 1)
+			fprintf(f, "%s%.2f%%", sep, a.noise_pct);
+		/* perf's integer percentage: 100 * run / ena in u64 arithmetic */
+		fprintf(f, "%s%" PRIu64 "%s%.2f", sep, run, sep,
+			ena && run != ena ? (double)(100 * run / ena) : 100.0);
+		if (a.ok)
+			metric_of(&sh, &ev->attr, a.val, &m);
+		else
+			memset(&m, 0, sizeof(m));
+		metric_csv(f, sep, &m);
+		fprintf(f, "\n");
 	}
-	free(vals);
+	free(scratch);
 }
 
 static const char *event_unit(const struct event_desc *ev)

@@ -6,17 +6,21 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <getopt.h>
+#include <perf/cpumap.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "schedlens/commands.h"
 #include "schedlens/counters.h"
 #include "schedlens/events.h"
 #include "schedlens/results.h"
+#include "schedlens/sampler.h"
 #include "schedlens/target.h"
 #include "schedlens/workload.h"
 #include "stat-int.h"
@@ -80,6 +84,65 @@ static int add_event(struct stat_state *st, const char *name, bool only_if_suppo
 	return 0;
 }
 
+#define TP_SYS_MAX 64	/* a tracepoint subsystem's name, as events.c takes it */
+
+static bool is_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+/*
+ * A tracepoint glob ("sched:*", "sched:sched_wak*", "*:sched_switch") as perf expands it:
+ * every tracepoint whose subsystem and name match, in the order tracefs lists them.
+ */
+static int add_tracepoint_glob(struct stat_state *st, const char *glob)
+{
+	const char *colon = strchr(glob, ':');
+	char root[256], sysglob[TP_SYS_MAX], path[1024], name[EVENT_NAME_MAX];
+	struct dirent *sd, *ed;
+	DIR *sys, *evs;
+	size_t found = 0;
+	int ret;
+
+	snprintf(sysglob, sizeof(sysglob), "%.*s", (int)(colon - glob), glob);
+	ret = tracefs__find(NULL, root, sizeof(root), &st->err);
+	if (ret)
+		goto out;
+	snprintf(path, sizeof(path), "%s/events", root);
+	sys = opendir(path);
+	if (!sys) {
+		ret = err__set(&st->err, -errno, "cannot read '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	while (!ret && (sd = readdir(sys))) {
+		if (sd->d_name[0] == '.' || fnmatch(sysglob, sd->d_name, 0))
+			continue;
+		snprintf(path, sizeof(path), "%s/events/%s", root, sd->d_name);
+		evs = opendir(path);
+		if (!evs)
+			continue; /* enable, header_page: files */
+		while (!ret && (ed = readdir(evs))) {
+			if (ed->d_name[0] == '.' || fnmatch(colon + 1, ed->d_name, 0))
+				continue;
+			snprintf(path, sizeof(path), "%s/events/%s/%s/id", root, sd->d_name,
+				 ed->d_name);
+			if (access(path, F_OK) ||
+			    strlen(sd->d_name) + strlen(ed->d_name) + 2 > sizeof(name))
+				continue; /* enable, filter */
+			snprintf(name, sizeof(name), "%s:%s", sd->d_name, ed->d_name);
+			ret = add_event(st, name, false);
+			found++;
+		}
+		closedir(evs);
+	}
+	closedir(sys);
+	if (!ret && !found)
+		ret = err__set(&st->err, -ENOENT, "no tracepoint matches '%s' (see %s/events/)",
+			       glob, root);
+out:
+	return ret;
+}
+
 static int build_events(struct stat_state *st)
 {
 	const struct stat_opts *o = st->o;
@@ -91,8 +154,16 @@ static int build_events(struct stat_state *st)
 		copy = strdup(o->events);
 		if (!copy)
 			return -ENOMEM;
-		for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save))
-			ret = add_event(st, tok, false);
+		for (tok = strtok_r(copy, ",", &save); tok && !ret;
+		     tok = strtok_r(NULL, ",", &save)) {
+			const char *colon = strchr(tok, ':');
+
+			if (colon && !strchr(colon + 1, ':') && is_glob(tok) &&
+			    colon - tok < TP_SYS_MAX)
+				ret = add_tracepoint_glob(st, tok);
+			else
+				ret = add_event(st, tok, false);
+		}
 		free(copy);
 	} else {
 		for (i = 0; i < ARRAY_SIZE(default_events) && !ret; i++)
@@ -208,15 +279,26 @@ static int run_attached(struct stat_state *st, struct run_values *rv)
 	return read_run(st, rv);
 }
 
+static double tv_seconds(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
 static int run_once(struct stat_state *st, struct run_values *rv)
 {
 	struct target t = { .argv = st->o->wl ? NULL : st->o->argv, .wl = st->o->wl,
 			    .wl_cfg = st->o->wl_cfg };
 	struct target_hooks h = { .ctx = st, .attach = hook_attach, .phase = hook_phase };
+	struct rusage ru0, ru1;
 	struct target_result res;
 	int ret;
 
+	/* the child is reaped inside target__run: its CPU time joins RUSAGE_CHILDREN */
+	getrusage(RUSAGE_CHILDREN, &ru0);
 	ret = target__run(&t, &h, &stat_stop, &res, &st->err);
+	getrusage(RUSAGE_CHILDREN, &ru1);
+	rv->user_s = tv_seconds(&ru1.ru_utime) - tv_seconds(&ru0.ru_utime);
+	rv->sys_s = tv_seconds(&ru1.ru_stime) - tv_seconds(&ru0.ru_stime);
 	if (res.metrics && st->o->wl->format) {
 		char line[512];
 
@@ -322,6 +404,58 @@ out:
 	return code;
 }
 
+/*
+ * @list in perf's CPU list syntax, strictly ("0", "0-3", "0,2-3"; each CPU once, as libperf
+ * wants them), naming online CPUs only: 0, or -EINVAL with the reason in @err.
+ */
+static int check_cpu_list(const char *list, struct errbuf *err)
+{
+	struct perf_cpu_map *online = perf_cpu_map__new(NULL);
+	size_t nr = 0, max = strlen(list) / 2 + 1, k;
+	long (*ranges)[2] = calloc(max, sizeof(*ranges));
+	const char *p = list;
+	int ret = 0;
+
+	if (!ranges)
+		ret = err__set(err, -ENOMEM, "out of memory");
+	else if (!*p)
+		ret = err__set(err, -EINVAL, "-C '': expected a CPU list such as 0-3,6");
+	while (!ret && *p) {
+		char *end = NULL;
+		long lo, hi, c;
+
+		errno = 0;
+		lo = hi = *p >= '0' && *p <= '9' ? strtol(p, &end, 10) : -1;
+		if (lo >= 0 && !errno && *end == '-') {
+			p = end + 1;
+			hi = *p >= '0' && *p <= '9' ? strtol(p, &end, 10) : -1;
+		}
+		if (lo < 0 || hi < lo || errno || hi > INT32_MAX || (*end && *end != ',') ||
+		    (*end == ',' && !end[1])) {
+			ret = err__set(err, -EINVAL,
+				       "-C '%s': not a CPU list (expected CPUs and ranges such as "
+				       "0-3,6)", list);
+			break;
+		}
+		for (k = 0; k < nr && !ret; k++)
+			if (lo <= ranges[k][1] && hi >= ranges[k][0])
+				ret = err__set(err, -EINVAL, "-C '%s': CPU %ld is listed twice",
+					       list, lo > ranges[k][0] ? lo : ranges[k][0]);
+		for (c = lo; online && c <= hi && !ret; c++)
+			if (!perf_cpu_map__has(online, (struct perf_cpu){ .cpu = (int)c }))
+				ret = err__set(err, -EINVAL, "-C '%s': CPU %ld is not online",
+					       list, c);
+		if (nr < max) {
+			ranges[nr][0] = lo;
+			ranges[nr++][1] = hi;
+		}
+		p = *end ? end + 1 : end;
+	}
+	free(ranges);
+	perf_cpu_map__put(online);
+	return ret;
+}
+
 static int append_events(struct stat_opts *o, const char *list)
 {
 	size_t len = (o->events ? strlen(o->events) + 1 : 0) + strlen(list) + 1;
@@ -379,6 +513,10 @@ int cmd_stat(int argc, char **argv)
 			o.system_wide = true;
 			break;
 		case 'C':
+			if (check_cpu_list(optarg, &err)) {
+				fprintf(stderr, "schedlens stat: %s\n", err.msg);
+				goto usage_err;
+			}
 			o.system_wide = true;
 			o.cpus = optarg;
 			break;
