@@ -192,8 +192,11 @@ static int sc_sample(void *ctx, const struct stream_sample *x)
 		putchar('\n');
 		return 0;
 	}
+	/* a fixed period not sampled is the attr's, and perf prints it so */
 	if (st & PERF_SAMPLE_PERIOD)
 		printf("%10llu ", (unsigned long long)x->period);
+	else if (!e->attr.freq)
+		printf("%10llu ", (unsigned long long)e->attr.sample_period);
 	printf("%*s: ", s->name_width, e->name);
 	if (chain) {
 		print_callchain(s, x);

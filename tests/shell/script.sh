@@ -79,6 +79,15 @@ if [ "$(id -u)" -eq 0 ] && command -v perf >/dev/null &&
 	perf script -i "$TMP/here.data" 2>/dev/null | diff -u - "$TMP/out" >"$TMP/diff" ||
 		{ head -20 "$TMP/diff"; fail "a recording of this boot: script differs from perf script"; }
 	echo "a recording of this boot prints as perf script prints it"
+	# a fixed period (-c) leaves PERF_SAMPLE_PERIOD out: perf prints the attr's period
+	perf record -q -e cpu-clock -c 100000 -o "$TMP/np.data" -- ls -R /usr/share/doc >/dev/null 2>&1 ||
+		fail "perf record -c failed"
+	perf evlist -v -i "$TMP/np.data" 2>/dev/null | head -1 | grep -q 'PERIOD' &&
+		fail "perf recorded PERIOD with -c: the check below means nothing"
+	perf script -i "$TMP/np.data" 2>/dev/null | norm >"$TMP/np.perf"
+	"$SCHEDLENS" script -i "$TMP/np.data" | norm | diff -u "$TMP/np.perf" - >"$TMP/diff" ||
+		{ head -10 "$TMP/diff"; fail "a fixed-period recording: script differs from perf script"; }
+	grep -q ' 100000 cpu-clock: ' "$TMP/np.perf" || fail "no attr period in perf's output"
 else
 	echo "note: no recording of this boot compared (needs root, perf and tracefs)"
 fi
