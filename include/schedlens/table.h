@@ -49,6 +49,8 @@ size_t table__rows(const struct table *t);
 /* Print @t. 0 or -EIO. */
 int table__print(const struct table *t, enum table_format fmt, FILE *out);
 
+/* One CSV field to @out, quoted when it holds a comma, a quote or a line end (RFC 4180). */
+void table__csv_field(FILE *out, const char *s);
 /* Parse "text", "markdown" or "csv"; 0 or -EINVAL. */
 int table_format__parse(const char *s, enum table_format *out);
 

@@ -468,11 +468,9 @@ json_t *compare__to_json(const struct compare_render *r)
 	return doc;
 }
 
-/* a CSV field: quoted when it holds a comma, a quote or a line end (RFC 4180) */
+/* a CSV field from a JSON value: numbers as they are, null as nothing */
 static void csv_field(FILE *out, const json_t *v)
 {
-	const char *s;
-
 	if (json_is_null(v) || !v)
 		return;
 	if (json_is_integer(v)) {
@@ -483,18 +481,7 @@ static void csv_field(FILE *out, const json_t *v)
 		fprintf(out, "%.10g", json_real_value(v));
 		return;
 	}
-	s = json_string_value(v) ?: "";
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
+	table__csv_field(out, json_string_value(v) ?: "");
 }
 
 int compare__tidy_csv(const struct compare_render *r, FILE *out, struct errbuf *err)

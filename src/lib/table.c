@@ -281,7 +281,7 @@ static void print_markdown(const struct table *t, FILE *out)
 	}
 }
 
-static void csv_field(FILE *out, const char *s)
+void table__csv_field(FILE *out, const char *s)
 {
 	if (!strpbrk(s, ",\"\n\r")) {
 		fputs(s, out);
@@ -309,7 +309,7 @@ static void print_csv(const struct table *t, FILE *out)
 				fputc(',', out);
 			while (*s == ' ')
 				s++;
-			csv_field(out, s);
+			table__csv_field(out, s);
 		}
 		fputs("\r\n", out);
 	}
