@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * schedlens bench: run a built-in workload stand-alone, -r times, print a human line per run
- * and optionally a results document (kind "bench").
+ * and optionally a results document (kind "bench"). Ctrl-C ends it at once: the line of the
+ * run in flight covers the part that ran, the document holds the complete runs, exit 130.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "schedlens/commands.h"
 #include "schedlens/phase.h"
@@ -169,16 +173,76 @@ static void bench_summary(FILE *f, const json_t *entry, long n)
 	free(v);
 }
 
+static void bench_on_sigint(int sig)
+{
+	workload__stop();
+}
+
+/*
+ * Can results__write() create @path? It writes a temporary file beside it and renames that
+ * over it: try the same before any work. 0, or -errno after saying why.
+ */
+static int bench_check_output(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char tmp[4096];
+	struct stat st;
+	int fd, e = 0;
+
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		e = EISDIR;
+	} else if ((size_t)snprintf(tmp, sizeof(tmp), "%.*s.%s.XXXXXX",
+				    slash ? (int)(slash - path + 1) : 0, path,
+				    slash ? slash + 1 : path) >= sizeof(tmp)) {
+		e = ENAMETOOLONG;
+	} else {
+		fd = mkstemp(tmp);
+		if (fd < 0) {
+			e = errno;
+		} else {
+			close(fd);
+			unlink(tmp);
+		}
+	}
+	if (e)
+		fprintf(stderr, "bench: cannot create '%s': %s\n", path, strerror(e));
+	return -e;
+}
+
+/* After a stop: say what the document holds and where the run stood. */
+static void bench_interrupted(const struct bench_opts *o, long run, long done, bool partial)
+{
+	char where[128];
+
+	if (done == run)
+		snprintf(where, sizeof(where), "after run %ld of %ld", done, o->repeat);
+	else
+		snprintf(where, sizeof(where), "in run %ld of %ld%s", run, o->repeat,
+			 partial ? " (its line above covers the part that ran)" : "");
+	if (!o->output)
+		fprintf(stderr, "bench: interrupted %s\n", where);
+	else if (done && !strcmp(o->output, "-"))
+		fprintf(stderr, "bench: interrupted %s: the document on stdout holds the %ld "
+				"complete run%s\n", where, done, done == 1 ? "" : "s");
+	else if (done)
+		fprintf(stderr, "bench: interrupted %s: '%s' holds the %ld complete run%s\n", where,
+			o->output, done, done == 1 ? "" : "s");
+	else
+		fprintf(stderr, "bench: interrupted %s: no complete run, no document written\n",
+			where);
+}
+
 static int run_bench(const struct bench_opts *o)
 {
-	bool doc_to_stdout = o->output && !strcmp(o->output, "-");
+	bool doc_to_stdout = o->output && !strcmp(o->output, "-"), partial = false;
 	FILE *human = doc_to_stdout ? stderr : stdout;
+	struct sigaction sa = { .sa_handler = bench_on_sigint }, old_sa;
 	struct phase *ph = phase__from_env();
 	json_t *doc = NULL, *params, *entry = NULL, *metrics;
 	struct errbuf err = { "" };
 	char id[512], line[1024];
 	int ret = 0;
-	long i;
+	long i, done = 0;
 
 	params = o->w->params(o->cfg);
 	bench_entry_id(o->w->name, params, id, sizeof(id));
@@ -189,33 +253,55 @@ static int run_bench(const struct bench_opts *o)
 		ret = 1;
 		goto out_free;
 	}
-	for (i = 0; i < o->repeat && !ret; i++) {
+	/* Ctrl-C ends the run in flight with what it measured (workload.h); no SA_RESTART */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_sa);
+	for (i = 0; i < o->repeat && !ret && !workload__stopped(); i++) {
 		metrics = json_object();
 		err.msg[0] = '\0';
 		ret = metrics ? o->w->run(o->cfg, ph, metrics, &err) : -ENOMEM;
-		if (ret) {
+		if (ret == -EINTR) {
+			partial = json_object_size(metrics) > 0;
+			if (partial) {
+				o->w->format(o->cfg, metrics, line, sizeof(line));
+				fprintf(human, "%s\n", line);
+				fflush(human);
+			}
+		} else if (ret) {
 			fprintf(stderr, "bench: %s: %s\n", o->w->name, err.msg[0] ? err.msg : strerror(-ret));
 		} else {
+			/* a line per run as it ends, to follow a long -r */
 			o->w->format(o->cfg, metrics, line, sizeof(line));
 			fprintf(human, "%s\n", line);
+			fflush(human);
 			if (bench_record(entry, metrics)) {
 				fprintf(stderr, "bench: out of memory\n");
 				ret = -ENOMEM;
+			} else {
+				done++;
 			}
 		}
 		json_decref(metrics);
 	}
-	if (!ret && o->repeat > 1)
-		bench_summary(human, entry, o->repeat);
-	if (!ret && o->output && results__write(doc, o->output, &err)) {
+	sigaction(SIGINT, &old_sa, NULL);
+	if (workload__stopped() && !ret)
+		ret = -EINTR;
+	/* interrupted: what the complete runs say, then where it stood */
+	if ((!ret || ret == -EINTR) && done > 1)
+		bench_summary(human, entry, done);
+	if ((!ret || ret == -EINTR) && done && o->output && results__write(doc, o->output, &err)) {
 		fprintf(stderr, "bench: %s\n", err.msg);
-		ret = -EIO;
+		ret = ret ?: -EIO;
+	}
+	if (ret == -EINTR) {
+		fflush(human);
+		bench_interrupted(o, i, done, partial);
 	}
 	if (fflush(stdout) && !ret) {
 		fprintf(stderr, "bench: cannot write to stdout\n");
 		ret = -EIO;
 	}
-	ret = ret ? 1 : 0;
+	ret = ret == -EINTR ? 130 : ret ? 1 : 0;
 out_free:
 	json_decref(doc);
 	json_decref(params);
@@ -290,7 +376,9 @@ int cmd_bench(int argc, char **argv)
 		fputs(o->w->usage, stderr);
 		goto out_free;
 	}
-	ret = run_bench(o);
+	/* an unusable -o fails now, not after the whole run */
+	if (!o->output || !strcmp(o->output, "-") || !bench_check_output(o->output))
+		ret = run_bench(o);
 	o->w->free(o->cfg);
 	goto out_free;
 

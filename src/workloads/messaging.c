@@ -21,10 +21,12 @@ struct messaging_cfg {
 	bool pipes, threads;
 };
 
+/* in memory shared with forked tasks, a cache line each: the parent reads got */
 struct messaging_task {
-	const struct messaging_cfg *cfg;
+	_Alignas(64) const struct messaging_cfg *cfg;
 	int in;		/* a receiver's read end; -1 for a sender */
 	const int *out;	/* a sender's write ends, one per receiver of its group */
+	long got;	/* messages a receiver read */
 };
 
 static const char messaging_usage[] =
@@ -92,39 +94,45 @@ static int messaging_parse(int argc, char **argv, void **cfgp, struct errbuf *er
 	return 0;
 }
 
+/* One message of @size bytes: 0, -EINTR once the run stops, -EIO at EOF or on an error. */
+static int messaging_xfer(struct wl_tasks *t, int fd, char *buf, size_t size, bool wr)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < size) {
+		n = wr ? write(fd, buf + done, size - done) : read(fd, buf + done, size - done);
+		if (n > 0)
+			done += (size_t)n;
+		else if (!(n < 0 && errno == EINTR))
+			return -EIO;
+		else if (wl_tasks__stopped(t))
+			return -EINTR;
+	}
+	return 0;
+}
+
 static int messaging_task_run(struct wl_tasks *t, void *arg)
 {
-	const struct messaging_task *task = arg;
+	struct messaging_task *task = arg;
 	const struct messaging_cfg *cfg = task->cfg;
-	size_t size = (size_t)cfg->size, done;
+	size_t size = (size_t)cfg->size;
 	char *buf = calloc(1, size);
-	long i, j, todo;
-	ssize_t n;
+	long i, j, todo = cfg->loops * cfg->fds;
 	int ret;
 
 	ret = wl_tasks__ready(t, buf ? 0 : -ENOMEM);
 	if (task->in >= 0) {
-		for (todo = cfg->loops * cfg->fds; !ret && todo > 0; todo--) {
-			for (done = 0; !ret && done < size; done += (size_t)n) {
-				n = read(task->in, buf + done, size - done);
-				if (n <= 0 && !(n < 0 && errno == EINTR))
-					ret = -EIO;
-				n = n < 0 ? 0 : n;
-			}
+		while (!ret && task->got < todo && !wl_tasks__stopped(t)) {
+			ret = messaging_xfer(t, task->in, buf, size, false);
+			task->got += !ret;
 		}
 		free(buf);
 		return ret;
 	}
-	for (i = 0; !ret && i < cfg->loops; i++) {
-		for (j = 0; !ret && j < cfg->fds; j++) {
-			for (done = 0; !ret && done < size; done += (size_t)n) {
-				n = write(task->out[j], buf + done, size - done);
-				if (n <= 0 && !(n < 0 && errno == EINTR))
-					ret = -EIO;
-				n = n < 0 ? 0 : n;
-			}
-		}
-	}
+	for (i = 0; !ret && i < cfg->loops && !wl_tasks__stopped(t); i++)
+		for (j = 0; !ret && j < cfg->fds; j++)
+			ret = messaging_xfer(t, task->out[j], buf, size, true);
 	free(buf);
 	return ret;
 }
@@ -160,11 +168,11 @@ static int messaging_run(const void *vcfg, struct phase *ph, json_t *metrics, st
 {
 	const struct messaging_cfg *cfg = vcfg;
 	size_t pairs = (size_t)(cfg->groups * cfg->fds), f = (size_t)cfg->fds, g, i, r;
-	struct messaging_task *tasks = calloc(2 * pairs, sizeof(*tasks));
+	struct messaging_task *tasks = wl__shared_calloc(2 * pairs, sizeof(*tasks));
 	int *fds = malloc(2 * pairs * sizeof(*fds)), *wr = malloc(pairs * sizeof(*wr)), ret = 0;
 	struct wl_tasks *t = NULL;
-	double secs, msgs;
-	uint64_t ns;
+	double secs, msgs = 0;
+	uint64_t ns = 0;
 
 	if (!tasks || !fds || !wr) {
 		ret = err__set(err, -ENOMEM, "out of memory");
@@ -185,11 +193,11 @@ static int messaging_run(const void *vcfg, struct phase *ph, json_t *metrics, st
 		i = g * f;
 		ret = messaging_channels(cfg, g, fds, wr, err);
 		for (r = i; r < i + f && !ret; r++) {
-			tasks[r] = (struct messaging_task){ cfg, fds[2 * r], NULL };
+			tasks[r] = (struct messaging_task){ cfg, fds[2 * r], NULL, 0 };
 			ret = wl_tasks__spawn(t, messaging_task_run, &tasks[r], err);
 		}
 		for (r = i; r < i + f && !ret; r++) {
-			tasks[pairs + r] = (struct messaging_task){ cfg, -1, wr + i };
+			tasks[pairs + r] = (struct messaging_task){ cfg, -1, wr + i, 0 };
 			ret = wl_tasks__spawn(t, messaging_task_run, &tasks[pairs + r], err);
 		}
 		if (!cfg->threads)
@@ -197,19 +205,22 @@ static int messaging_run(const void *vcfg, struct phase *ph, json_t *metrics, st
 	}
 	if (!ret)
 		ret = wl_tasks__measure(t, ph, &ns, err);
-	if (ret)
+	if (ret && !(ret == -EINTR && ns))
 		goto out_tasks;
+	/* stopped: the messages read until then */
+	for (r = 0; r < pairs; r++)
+		msgs += (double)tasks[r].got;
 	secs = (double)ns / 1e9;
-	msgs = (double)pairs * (double)cfg->fds * (double)cfg->loops;
 	ret = wl__metric(metrics, "time", secs, "s", BETTER_LOWER) ?:
-	      wl__metric(metrics, "messages_per_s", msgs / secs, "ops/s", BETTER_HIGHER);
+	      wl__metric(metrics, "messages_per_s", msgs / secs, "ops/s", BETTER_HIGHER) ?:
+	      (ret ? wl__metric(metrics, "messages", msgs, "count", BETTER_NONE) : 0) ?: ret;
 out_tasks:
 	wl_tasks__delete(t);
 	messaging_close(fds, 0, 2 * pairs);
 out_free:
 	free(wr);
 	free(fds);
-	free(tasks);
+	wl__shared_free(tasks, 2 * pairs, sizeof(*tasks));
 	return ret;
 }
 
@@ -217,12 +228,18 @@ static void messaging_format(const void *vcfg, const json_t *m, char *buf, size_
 {
 	const struct messaging_cfg *cfg = vcfg;
 
+	char n[96] = "";
+
+	/* a run cut short says how far it got */
+	if (json_object_get(m, "messages"))
+		snprintf(n, sizeof(n), ", %.0f of %ld messages", wl__value(m, "messages"),
+			 cfg->groups * cfg->fds * cfg->fds * cfg->loops);
 	snprintf(buf, len,
 		 "messaging: %ld group%s of %ld senders and %ld receivers, %ld loops of %ld bytes "
-		 "over %s (%s): %.3f s, %.0f msgs/s",
+		 "over %s (%s): %.3f s%s, %.0f msgs/s",
 		 cfg->groups, cfg->groups == 1 ? "" : "s", cfg->fds, cfg->fds, cfg->loops, cfg->size,
 		 cfg->pipes ? "pipes" : "socketpairs", cfg->threads ? "threads" : "processes",
-		 wl__value(m, "time"), wl__value(m, "messages_per_s"));
+		 wl__value(m, "time"), n, wl__value(m, "messages_per_s"));
 }
 
 static json_t *messaging_params(const void *vcfg)

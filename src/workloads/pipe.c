@@ -20,11 +20,13 @@ struct pipe_cfg {
 	enum wl_pin pin;
 };
 
+/* in memory shared with forked sides, a cache line each: the parent reads done */
 struct pipe_side {
-	long loops;
+	_Alignas(64) long loops;
 	int rd, wr, cpu;
 	bool starts;
 	int unused[2];	/* the peer's ends: a process closes them, so a dead peer means EOF */
+	long done;	/* round trips done */
 };
 
 static const char pipe_usage[] =
@@ -75,19 +77,21 @@ static int pipe_parse(int argc, char **argv, void **cfgp, struct errbuf *err)
 	return 0;
 }
 
-static int xfer(int fd, bool wr, int *token)
+static int xfer(struct wl_tasks *t, int fd, bool wr, int *token)
 {
 	ssize_t n;
 
 	do
 		n = wr ? write(fd, token, sizeof(*token)) : read(fd, token, sizeof(*token));
-	while (n < 0 && errno == EINTR);
+	while (n < 0 && errno == EINTR && !wl_tasks__stopped(t));
+	if (n < 0 && errno == EINTR)
+		return -EINTR;
 	return n == sizeof(*token) ? 0 : -EIO;
 }
 
 static int pipe_side_run(struct wl_tasks *t, void *arg)
 {
-	const struct pipe_side *s = arg;
+	struct pipe_side *s = arg;
 	int token = 0, ret;
 	long i;
 
@@ -96,27 +100,48 @@ static int pipe_side_run(struct wl_tasks *t, void *arg)
 		close(s->unused[1]);
 	}
 	ret = wl_tasks__ready(t, wl_pin__self(s->cpu));
-	for (i = 0; !ret && i < s->loops; i++) {
+	for (i = 0; !ret && i < s->loops && !wl_tasks__stopped(t); i++) {
 		if (s->starts)
-			ret = xfer(s->wr, true, &token) ?: xfer(s->rd, false, &token);
+			ret = xfer(t, s->wr, true, &token) ?: xfer(t, s->rd, false, &token);
 		else
-			ret = xfer(s->rd, false, &token) ?: xfer(s->wr, true, &token);
+			ret = xfer(t, s->rd, false, &token) ?: xfer(t, s->wr, true, &token);
+		/* stored as it goes: a side stopped midway may die of SIGPIPE */
+		if (!ret)
+			s->done = i + 1;
 	}
+	return ret;
+}
+
+static int pipe_metrics(long done, uint64_t ns, bool cut, json_t *metrics)
+{
+	double secs = (double)ns / 1e9;
+	int ret = 0;
+
+	if (done)
+		ret = wl__metric(metrics, "round_trips_per_s", (double)done / secs, "ops/s",
+				 BETTER_HIGHER) ?:
+		      wl__metric(metrics, "us_per_round_trip", secs * 1e6 / (double)done, "us",
+				 BETTER_LOWER);
+	ret = ret ?: wl__metric(metrics, "elapsed", secs, "s", BETTER_LOWER);
+	if (!ret && cut)
+		ret = wl__metric(metrics, "round_trips", (double)done, "count", BETTER_NONE);
 	return ret;
 }
 
 static int pipe_run(const void *vcfg, struct phase *ph, json_t *metrics, struct errbuf *err)
 {
 	const struct pipe_cfg *cfg = vcfg;
-	struct pipe_side sides[2];
+	struct pipe_side *sides;
 	struct wl_tasks *t;
 	int fwd[2] = { -1, -1 }, back[2] = { -1, -1 }, cpus[2], i, ret;
-	uint64_t ns;
-	double secs;
+	uint64_t ns = 0;
 
 	ret = wl_pin__choose_here(cfg->pin, cpus, err);
 	if (ret)
 		return ret;
+	sides = wl__shared_calloc(2, sizeof(*sides));
+	if (!sides)
+		return err__set(err, -ENOMEM, "out of memory");
 	if (pipe(fwd) || pipe(back)) {
 		ret = err__set(err, -errno, "pipe: cannot create pipes: %s", strerror(errno));
 		goto out_close;
@@ -126,8 +151,8 @@ static int pipe_run(const void *vcfg, struct phase *ph, json_t *metrics, struct 
 		ret = -ENOMEM;
 		goto out_close;
 	}
-	sides[0] = (struct pipe_side){ cfg->loops, back[0], fwd[1], cpus[0], true, { -1, -1 } };
-	sides[1] = (struct pipe_side){ cfg->loops, fwd[0], back[1], cpus[1], false, { -1, -1 } };
+	sides[0] = (struct pipe_side){ cfg->loops, back[0], fwd[1], cpus[0], true, { -1, -1 }, 0 };
+	sides[1] = (struct pipe_side){ cfg->loops, fwd[0], back[1], cpus[1], false, { -1, -1 }, 0 };
 	if (!cfg->threads) {
 		sides[0].unused[0] = fwd[0];
 		sides[0].unused[1] = back[1];
@@ -144,15 +169,9 @@ static int pipe_run(const void *vcfg, struct phase *ph, json_t *metrics, struct 
 	}
 	if (!ret)
 		ret = wl_tasks__measure(t, ph, &ns, err);
-	if (ret)
-		goto out_join;
-	secs = (double)ns / 1e9;
-	ret = wl__metric(metrics, "round_trips_per_s", (double)cfg->loops / secs, "ops/s",
-			 BETTER_HIGHER) ?:
-	      wl__metric(metrics, "us_per_round_trip", secs * 1e6 / (double)cfg->loops, "us",
-			 BETTER_LOWER) ?:
-	      wl__metric(metrics, "elapsed", secs, "s", BETTER_LOWER);
-out_join:
+	/* stopped: the round trips done until then, when it had started */
+	if (!ret || (ret == -EINTR && ns))
+		ret = pipe_metrics(sides[0].done, ns, ret, metrics) ?: ret;
 	wl_tasks__delete(t);
 out_close:
 	for (i = 0; i < 2; i++) {
@@ -161,15 +180,18 @@ out_close:
 		if (back[i] >= 0)
 			close(back[i]);
 	}
+	wl__shared_free(sides, 2, sizeof(*sides));
 	return ret;
 }
 
 static void pipe_format(const void *vcfg, const json_t *m, char *buf, size_t len)
 {
 	const struct pipe_cfg *cfg = vcfg;
+	char n[64];
 
-	snprintf(buf, len, "pipe: %ld round trips (%s, pin %s), %.3f us/rt, %.0f rt/s, %.3f s",
-		 cfg->loops, cfg->threads ? "threads" : "processes", wl_pin__name(cfg->pin),
+	wl__count(m, "round_trips", cfg->loops, n, sizeof(n));
+	snprintf(buf, len, "pipe: %s round trips (%s, pin %s), %.3f us/rt, %.0f rt/s, %.3f s", n,
+		 cfg->threads ? "threads" : "processes", wl_pin__name(cfg->pin),
 		 wl__value(m, "us_per_round_trip"), wl__value(m, "round_trips_per_s"),
 		 wl__value(m, "elapsed"));
 }

@@ -25,8 +25,11 @@ struct pound_cfg {
 
 struct pound_thread {
 	bool gettime;
-	long calls;
+	long calls, done;
 };
+
+/* calls between two looks at the stop: a fraction of a millisecond */
+#define POUND_STOP_EVERY 256
 
 static const char pound_usage[] =
 	"usage: schedlens bench pound-times|pound-clock-gettime [-t N] [-n CALLS]\n"
@@ -88,21 +91,26 @@ static int pound_gettime_parse(int argc, char **argv, void **cfgp, struct errbuf
 
 static int pound_thread_run(struct wl_tasks *t, void *arg)
 {
-	const struct pound_thread *pt = arg;
+	struct pound_thread *pt = arg;
 	struct timespec ts;
 	struct tms tms;
-	long i;
+	long i, n;
 	int ret;
 
 	ret = wl_tasks__ready(t, 0);
 	if (ret)
 		return ret;
-	if (pt->gettime) {
-		for (i = 0; i < pt->calls; i++)
-			clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	} else {
-		for (i = 0; i < pt->calls; i++)
-			times(&tms);
+	while (pt->done < pt->calls && !wl_tasks__stopped(t)) {
+		n = pt->calls - pt->done;
+		n = n < POUND_STOP_EVERY ? n : POUND_STOP_EVERY;
+		if (pt->gettime) {
+			for (i = 0; i < n; i++)
+				clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+		} else {
+			for (i = 0; i < n; i++)
+				times(&tms);
+		}
+		pt->done += n;
 	}
 	return 0;
 }
@@ -118,7 +126,8 @@ static int pound_run(const void *vcfg, struct phase *ph, json_t *metrics, struct
 	struct pound_thread *pts = calloc((size_t)cfg->threads, sizeof(*pts));
 	struct rusage r0, r1;
 	struct wl_tasks *t;
-	uint64_t ns;
+	uint64_t ns = 0;
+	double secs, calls = 0;
 	long i;
 	int ret = 0;
 
@@ -141,16 +150,20 @@ static int pound_run(const void *vcfg, struct phase *ph, json_t *metrics, struct
 	if (!ret)
 		getrusage(RUSAGE_SELF, &r0);
 	ret = ret ?: wl_tasks__measure(t, ph, &ns, err);
-	if (ret)
+	if (ret && !(ret == -EINTR && ns))
 		goto out_tasks;
 	getrusage(RUSAGE_SELF, &r1);
-	ret = wl__metric(metrics, "elapsed", (double)ns / 1e9, "s", BETTER_LOWER) ?:
+	/* stopped: the calls made until then */
+	for (i = 0; i < cfg->threads; i++)
+		calls += (double)pts[i].done;
+	secs = (double)ns / 1e9;
+	ret = wl__metric(metrics, "elapsed", secs, "s", BETTER_LOWER) ?:
 	      wl__metric(metrics, "user", tv_s(&r1.ru_utime) - tv_s(&r0.ru_utime), "s",
 			 BETTER_LOWER) ?:
 	      wl__metric(metrics, "sys", tv_s(&r1.ru_stime) - tv_s(&r0.ru_stime), "s",
 			 BETTER_LOWER) ?:
-	      wl__metric(metrics, "calls_per_s", (double)cfg->calls / ((double)ns / 1e9), "ops/s",
-			 BETTER_HIGHER);
+	      wl__metric(metrics, "calls_per_s", calls / secs, "ops/s", BETTER_HIGHER) ?:
+	      (ret ? wl__metric(metrics, "calls", calls, "count", BETTER_NONE) : 0) ?: ret;
 out_tasks:
 	wl_tasks__delete(t);
 out_free:
@@ -162,9 +175,13 @@ static void pound_format(const void *vcfg, const json_t *m, char *buf, size_t le
 {
 	const struct pound_cfg *cfg = vcfg;
 
+	char n[64];
+
+	wl__count(m, "calls", cfg->calls, n, sizeof(n));
 	snprintf(buf, len,
-		 "%s: %ld calls by %ld threads: elapsed %.3f s, user %.3f s, sys %.3f s, %.0f calls/s",
-		 cfg->name, cfg->calls, cfg->threads, wl__value(m, "elapsed"), wl__value(m, "user"),
+		 "%s: %s calls by %ld threads: elapsed %.3f s, user %.3f s, sys %.3f s, "
+		 "%.0f calls/s",
+		 cfg->name, n, cfg->threads, wl__value(m, "elapsed"), wl__value(m, "user"),
 		 wl__value(m, "sys"), wl__value(m, "calls_per_s"));
 }
 

@@ -95,8 +95,11 @@ static int tcp_parse(int argc, char **argv, void **cfgp, struct errbuf *err)
 	return 0;
 }
 
-/* Move exactly @len bytes; 0, or -EPIPE at EOF, or -errno (-EAGAIN after the I/O timeout). */
-static int tcp_io(int fd, char *buf, size_t len, bool wr)
+/*
+ * Move exactly @len bytes; 0, or -EPIPE at EOF, or -errno (-EAGAIN after the I/O timeout,
+ * -EINTR once the run stops).
+ */
+static int tcp_io(struct wl_tasks *t, int fd, char *buf, size_t len, bool wr)
 {
 	size_t done = 0;
 	ssize_t n;
@@ -104,7 +107,7 @@ static int tcp_io(int fd, char *buf, size_t len, bool wr)
 	while (done < len) {
 		n = wr ? send(fd, buf + done, len - done, MSG_NOSIGNAL) :
 			 recv(fd, buf + done, len - done, 0);
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && errno == EINTR && !wl_tasks__stopped(t))
 			continue;
 		if (n < 0)
 			return -errno;
@@ -124,21 +127,21 @@ static int tcp_conn_run(struct wl_tasks *t, void *arg)
 
 	ret = wl_tasks__ready(t, buf ? 0 : -ENOMEM);
 	while (!ret && c->client) {
-		if (atomic_load_explicit(c->stop, memory_order_relaxed)) {
+		if (atomic_load_explicit(c->stop, memory_order_relaxed) || wl_tasks__stopped(t)) {
 			shutdown(c->fd, SHUT_WR);
 			break;
 		}
-		ret = tcp_io(c->fd, buf, req, true) ?: tcp_io(c->fd, buf, resp, false);
+		ret = tcp_io(t, c->fd, buf, req, true) ?: tcp_io(t, c->fd, buf, resp, false);
 		if (!ret)
 			atomic_fetch_add_explicit(&c->txns, 1, memory_order_relaxed);
 	}
 	while (!ret && !c->client) {
-		ret = tcp_io(c->fd, buf, req, false);
+		ret = tcp_io(t, c->fd, buf, req, false);
 		if (ret == -EPIPE) {
 			ret = 0;
 			break;
 		}
-		ret = ret ?: tcp_io(c->fd, buf, resp, true);
+		ret = ret ?: tcp_io(t, c->fd, buf, resp, true);
 	}
 	free(buf);
 	return ret;
@@ -186,7 +189,7 @@ static int tcp_run(const void *vcfg, struct phase *ph, json_t *metrics, struct e
 	uint64_t t0 = 0, t1 = 1, x0 = 0, x1 = 0;
 	struct wl_tasks *t = NULL;
 	_Atomic int stop = 0;
-	int lfd, ret = 0, fds[2];
+	int lfd, ret = 0, cut = 0, fds[2];
 	double secs, txns;
 
 	if (!conns)
@@ -215,20 +218,25 @@ static int tcp_run(const void *vcfg, struct phase *ph, json_t *metrics, struct e
 	if (ret)
 		goto out_tasks;
 	wl_tasks__go(t, false);
-	wl__sleep_ns(cfg->warmup_ns);
-	ret = wl__phase_begin(ph, err);
+	/* a stop in the warm-up leaves nothing to say; a task that ended early, a failure */
+	ret = wl_tasks__sleep(t, cfg->warmup_ns) ?: wl__phase_begin(ph, err);
 	if (ret)
 		goto out_stop;
 	t0 = now_ns();
 	x0 = tcp_total(conns, n);
-	wl__sleep_ns(cfg->duration_ns);
+	cut = wl_tasks__sleep(t, cfg->duration_ns);
 	x1 = tcp_total(conns, n);
 	t1 = now_ns();
-	ret = wl__phase_end(ph, err);
+	/* stopped: the load ends first, the phase after */
+	if (cut)
+		atomic_store(&stop, 1);
+	ret = wl__phase_end(ph, err) ?: (cut == -EINTR ? 0 : cut);
 out_stop:
 	atomic_store(&stop, 1);
-	if (wl_tasks__join(t, ret ? NULL : err) && !ret)
+	if (wl_tasks__join(t, ret && ret != -ECHILD ? NULL : err) && (!ret || ret == -ECHILD))
 		ret = -EIO;
+	if (ret == -ECHILD)
+		ret = err__set(err, -EIO, "tcp: a connection ended before the run did");
 	if (ret)
 		goto out_tasks;
 	secs = (double)(t1 - t0) / 1e9;
@@ -236,6 +244,9 @@ out_stop:
 	ret = wl__metric(metrics, "transactions_per_s", txns / secs, "ops/s", BETTER_HIGHER) ?:
 	      wl__metric(metrics, "throughput", txns * (double)(cfg->req + cfg->resp) / 1e6 / secs,
 			 "MB/s", BETTER_HIGHER);
+	/* stopped in the measured phase: its figures so far, and how long it ran */
+	if (!ret && cut)
+		ret = wl__metric(metrics, "elapsed", secs, "s", BETTER_NONE) ?: cut;
 out_tasks:
 	wl_tasks__delete(t);
 out_close:
@@ -252,11 +263,14 @@ static void tcp_format(const void *vcfg, const json_t *m, char *buf, size_t len)
 {
 	const struct tcp_cfg *cfg = vcfg;
 
+	char d[64];
+
+	wl__seconds(m, "elapsed", cfg->duration_ns, d, sizeof(d));
 	snprintf(buf, len,
-		 "tcp: %ld pairs over 127.0.0.1, %ld-byte requests, %ld-byte responses, %.1f s: "
+		 "tcp: %ld pairs over 127.0.0.1, %ld-byte requests, %ld-byte responses, %s s: "
 		 "%.0f transactions/s, %.2f MB/s",
-		 cfg->clients, cfg->req, cfg->resp, (double)cfg->duration_ns / 1e9,
-		 wl__value(m, "transactions_per_s"), wl__value(m, "throughput"));
+		 cfg->clients, cfg->req, cfg->resp, d, wl__value(m, "transactions_per_s"),
+		 wl__value(m, "throughput"));
 }
 
 static json_t *tcp_params(const void *vcfg)

@@ -144,8 +144,8 @@ static void futex_wake(_Atomic uint32_t *addr)
 	syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
-/* C = A x B over the worker's footprint, @ops times */
-static void wk_work(struct wk_worker *w, long ops)
+/* C = A x B over the worker's footprint, @ops times (fewer when the run stops) */
+static void wk_work(struct wk_worker *w, long ops, _Atomic int *stop)
 {
 	size_t m = w->m, i, j, k;
 	unsigned long *a = w->mat, *b = a + m * m, *c = b + m * m, sum;
@@ -153,6 +153,8 @@ static void wk_work(struct wk_worker *w, long ops)
 
 	for (op = 0; op < ops; op++) {
 		for (i = 0; i < m; i++) {
+			if (atomic_load_explicit(stop, memory_order_relaxed))
+				return;
 			for (j = 0; j < m; j++) {
 				sum = 0;
 				for (k = 0; k < m; k++)
@@ -183,7 +185,7 @@ static void *wk_worker_fn(void *arg)
 		if (atomic_load(&run->stop))
 			break;
 		stamp = atomic_load(&w->wake_ts);
-		wk_work(w, run->cfg->ops);
+		wk_work(w, run->cfg->ops, &run->stop);
 		t_done = now_ns();
 		if (stamp >= atomic_load(&run->start_ns) && t_done <= atomic_load(&run->end_ns)) {
 			histogram__record(w->wake_h, t_run - stamp);
@@ -271,7 +273,7 @@ static int wakeup_run(const void *vcfg, struct phase *ph, json_t *metrics, struc
 	struct histogram *wake_h = histogram__new(), *req_h = histogram__new();
 	struct wk_run run = { .cfg = cfg };
 	uint64_t start = 0, end = 0;
-	int ret = 0, e;
+	int ret = 0, e, cut = 0;
 
 	atomic_store(&run.end_ns, UINT64_MAX);
 	atomic_store(&run.start_ns, UINT64_MAX);
@@ -300,15 +302,20 @@ static int wakeup_run(const void *vcfg, struct phase *ph, json_t *metrics, struc
 	}
 	if (ret)
 		goto out_stop;
-	wl__sleep_ns(cfg->warmup_ns);
+	ret = wl__sleep_ns(cfg->warmup_ns);
+	if (ret) /* stopped before the measured phase: nothing to say */
+		goto out_stop;
 	ret = wl__phase_begin(ph, err);
 	if (ret)
 		goto out_stop;
 	start = now_ns();
 	atomic_store(&run.start_ns, start);
-	wl__sleep_ns(cfg->duration_ns);
+	cut = wl__sleep_ns(cfg->duration_ns);
 	end = now_ns();
 	atomic_store(&run.end_ns, end);
+	/* stopped: the load ends first, the phase after */
+	if (cut)
+		atomic_store(&run.stop, 1);
 	ret = wl__phase_end(ph, err);
 out_stop:
 	atomic_store(&run.stop, 1);
@@ -336,6 +343,10 @@ out_stop:
 	      wl__metric(metrics, "requests_per_s",
 			 (double)histogram__count(req_h) / ((double)(end - start) / 1e9), "ops/s",
 			 BETTER_HIGHER);
+	/* stopped in the measured phase: its figures so far, and how long it ran */
+	if (!ret && cut)
+		ret = wl__metric(metrics, "elapsed", (double)(end - start) / 1e9, "s",
+				 BETTER_NONE) ?: cut;
 out_free:
 	for (i = 0; workers && i < nw; i++) {
 		histogram__delete(workers[i].wake_h);
@@ -372,14 +383,15 @@ static size_t wk_format_lat(const json_t *m, const char *what, char *buf, size_t
 static void wakeup_format(const void *vcfg, const json_t *m, char *buf, size_t len)
 {
 	const struct wakeup_cfg *cfg = vcfg;
+	char d[64];
 	size_t n;
 
+	wl__seconds(m, "elapsed", cfg->duration_ns, d, sizeof(d));
 	n = (size_t)snprintf(buf, len,
 			     "wakeup: %ld message threads x %ld workers, %ld ops over %ld KiB per "
-			     "request, %.1f s after %.1f s warm-up: %.1f requests/s\n",
-			     cfg->msg_threads, cfg->workers, cfg->ops, cfg->footprint_kb,
-			     (double)cfg->duration_ns / 1e9, (double)cfg->warmup_ns / 1e9,
-			     wl__value(m, "requests_per_s"));
+			     "request, %s s after %.1f s warm-up: %.1f requests/s\n",
+			     cfg->msg_threads, cfg->workers, cfg->ops, cfg->footprint_kb, d,
+			     (double)cfg->warmup_ns / 1e9, wl__value(m, "requests_per_s"));
 	if (n < len)
 		n += wk_format_lat(m, "wakeup", buf + n, len - n);
 	if (n < len)

@@ -33,8 +33,17 @@ int wl__parse_duration(struct errbuf *err, const char *wl, const char *opt, cons
 /* Reject positional arguments left after getopt. */
 int wl__no_args(struct errbuf *err, const char *wl, int argc, char **argv);
 
-/* Sleep @ns on the monotonic clock, through signals. */
-void wl__sleep_ns(uint64_t ns);
+/* Sleep @ns on the monotonic clock, through signals: 0, or -EINTR as soon as a stop comes. */
+int wl__sleep_ns(uint64_t ns);
+/* "N of M" when @metrics has @name (a run cut short), else "M", for format(). */
+void wl__count(const json_t *metrics, const char *name, long total, char *buf, size_t len);
+/* The same for seconds: "2.500 of 10.0" or "10.0" (@total_ns). */
+void wl__seconds(const json_t *metrics, const char *name, uint64_t total_ns, char *buf,
+		 size_t len);
+
+/* Zeroed memory that forked tasks share with their parent (NULL on ENOMEM); and its release. */
+void *wl__shared_calloc(size_t n, size_t size);
+void wl__shared_free(void *p, size_t n, size_t size);
 
 /* metrics[name] = { value, unit, better }; 0 or -ENOMEM. */
 int wl__metric(json_t *metrics, const char *name, double value, const char *unit,
@@ -55,17 +64,32 @@ struct wl_tasks *wl_tasks__new(bool threads, size_t max, struct errbuf *err);
 int wl_tasks__spawn(struct wl_tasks *t, wl_task_fn fn, void *arg, struct errbuf *err);
 /* In a task: say ready (@status 0) or failed, then wait for go. 0, or -ECANCELED on abort. */
 int wl_tasks__ready(struct wl_tasks *t, int status);
-/* Wait until every spawned task is ready (again: returns at once); -EIO if one failed or died. */
+/*
+ * In a task: is the run stopping (workload__stop())? A task polls it in its loop, and where
+ * a blocking call fails with EINTR, and then ends soon: its parent passes SIGINT on to every
+ * task (while a handler catches SIGINT) until all have ended, so that blocked ones wake.
+ */
+bool wl_tasks__stopped(const struct wl_tasks *t);
+/*
+ * Wait until every spawned task is ready (again: returns at once); -EIO if one failed or died,
+ * -EINTR on a stop. Call it (or wl_tasks__sleep, wl_tasks__join) after the last spawn.
+ */
 int wl_tasks__wait_ready(struct wl_tasks *t, struct errbuf *err);
 /* Release the tasks; with @abort they return from wl_tasks__ready() with -ECANCELED. */
 void wl_tasks__go(struct wl_tasks *t, bool abort);
-/* Wait for every task to end; -EIO if one failed. Releases them first if not yet done. */
+/* Sleep @ns while released tasks run: 0, -EINTR on a stop, -ECHILD when a task ended first. */
+int wl_tasks__sleep(struct wl_tasks *t, uint64_t ns);
+/*
+ * Wait for every task to end; -EIO if one failed (not counted when stopping). Releases them
+ * first if not yet done.
+ */
 int wl_tasks__join(struct wl_tasks *t, struct errbuf *err);
 void wl_tasks__delete(struct wl_tasks *t);
 /*
  * The usual measured run: wait until all are ready, begin the phase, start the clock, release
  * them, join them all, stop the clock, end the phase. *@ns gets the time between go and the
- * last join. 0 or -errno with detail in @err (tasks are joined either way).
+ * last join. 0 or -errno with detail in @err (tasks are joined either way); -EINTR on a stop,
+ * *@ns then being the time they ran (0 when stopped before the release).
  */
 struct phase;
 int wl_tasks__measure(struct wl_tasks *t, struct phase *ph, uint64_t *ns, struct errbuf *err);

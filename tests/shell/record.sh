@@ -49,13 +49,21 @@ topo "$TMP/c.data" | diff -u "$TMP/topo.perf" - || fail "CPU_TOPOLOGY differs fr
 
 # tracepoints as perf records them: every event (-c 1), with its payload (RAW) and the tracing
 # data that formats it, so perf script prints the fields; several events (-e A,B -e C); and
-# --sched, the set sched -i reads (perf sched record), read back by sched -i. A pipe round trip
-# switches each side out at least once: 5000 of them make at least 10,000 switches
+# --sched, the set sched -i reads (perf sched record), read back by sched -i. Every switch is
+# one sched_switch sample: as many as the context-switches software event counts over the same
+# recording (sampled at every event beside it), and at least one per round trip (about two:
+# each side sleeps once, unless preempted before it reads)
 if [ -r /sys/kernel/tracing/events/sched/sched_switch/id ]; then
 	expect_rc 0 "$SCHEDLENS" record -e sched:sched_switch -o "$TMP/tp.data" -- \
 		"$SCHEDLENS" bench pipe -l 5000
 	nr=$(perf script -i "$TMP/tp.data" 2>/dev/null | grep -c 'sched:sched_switch: prev_comm=.* ==> next_comm=')
-	[ "$nr" -ge 10000 ] || fail "only $nr sched_switch samples with fields for 5000 round trips"
+	[ "$nr" -ge 5000 ] || fail "only $nr sched_switch samples with fields for 5000 round trips"
+	expect_rc 0 "$SCHEDLENS" record -e sched:sched_switch -e context-switches -c 1 \
+		-o "$TMP/cs.data" -- "$SCHEDLENS" bench pipe -l 5000
+	perf report --stats -i "$TMP/cs.data" 2>/dev/null | awk '/ stats:$/ { ev = $1 } /SAMPLE events:/ && ev { n[ev] = $3 }
+		END { a = n["sched:sched_switch"]; b = n["context-switches"]
+		      print "sched_switch " a ", context-switches " b > "/dev/stderr"
+		      exit !(a > 0 && a == b) }' || fail "sched_switch samples are not every context switch"
 	perf evlist -v -i "$TMP/tp.data" 2>/dev/null | grep '^sched:sched_switch:' |
 		grep -E '\{ sample_period, sample_freq \}: 1,' | grep -v 'freq: 1' | grep -q 'RAW' ||
 		fail "tracepoint not sampled at every event with RAW: $(perf evlist -v -i "$TMP/tp.data" 2>&1 | head -2)"

@@ -2,14 +2,18 @@
 #include <check.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../../src/workloads/wl.h"
 #include "schedlens/counters.h"
 #include "schedlens/events.h"
+#include "schedlens/phase.h"
 #include "schedlens/target.h"
 #include "schedlens/topology.h"
 #include "schedlens/workload.h"
@@ -224,6 +228,136 @@ START_TEST(test_tasks_failed_setup)
 }
 END_TEST
 
+/* a stop before the run: every workload returns -EINTR at once, with nothing measured */
+START_TEST(test_stop_before)
+{
+	static char *const runs[][12] = {
+		{ "pipe", "-l", "1000000000", NULL },
+		{ "pipe", "-T", "-l", "1000000000", NULL },
+		{ "messaging", "-f", "3", "-l", "100000000", NULL },
+		{ "messaging", "-T", "-f", "3", "-l", "100000000", NULL },
+		{ "wakeup", "-m", "1", "-t", "2", "-d", "3600", NULL },
+		{ "pound-times", "-n", "1000000000000", NULL },
+		{ "tcp", "-c", "1", "-d", "3600", NULL },
+	};
+	struct errbuf e = { "" };
+	const struct workload *w;
+	size_t i;
+	json_t *m;
+	void *cfg;
+
+	/* no handler (Check has one of its own): the stop reaches the tasks without SIGINT */
+	signal(SIGINT, SIG_DFL);
+	for (i = 0; i < ARRAY_SIZE(runs); i++) {
+		w = workload__find(runs[i][0]);
+		cfg = parse_ok(runs[i][0], argc_of((char **)runs[i]), (char **)runs[i]);
+		m = json_object();
+		workload__stop();
+		ck_assert(workload__stopped());
+		ck_assert_int_eq(w->run(cfg, NULL, m, &e), -EINTR);
+		ck_assert_msg(json_object_size(m) == 0, "%s: metrics before its phase", runs[i][0]);
+		workload__clear_stop();
+		ck_assert(!workload__stopped());
+		json_decref(m);
+		w->free(cfg);
+	}
+	/* cleared, a run goes to its end again */
+	json_decref(run_ok(ARGV("pipe", "-l", "100")));
+}
+END_TEST
+
+/*
+ * The controller side of the measured phase: acks every command, and sends this process a
+ * SIGINT when the phase begins, as Ctrl-C in the middle of a run would.
+ */
+struct stop_ctl {
+	int ctl_rd, ack_wr;
+	pthread_t tid;
+};
+
+static void *stop_ctl_fn(void *arg)
+{
+	struct stop_ctl *c = arg;
+	char buf[16];
+	size_t got = 0;
+	ssize_t n;
+
+	while ((n = read(c->ctl_rd, buf + got, 1)) > 0 || (n < 0 && errno == EINTR)) {
+		if (n <= 0 || buf[got++] != '\n')
+			continue;
+		if (write(c->ack_wr, "ack\n", 4) != 4)
+			break;
+		/* the run goes on meanwhile: the stop may come before or after the release */
+		if (got == strlen("enable\n") && !strncmp(buf, "enable\n", got))
+			kill(getpid(), SIGINT);
+		got = 0;
+	}
+	return NULL;
+}
+
+static void on_sigint(int sig)
+{
+	workload__stop();
+}
+
+/* SIGINT in the measured phase: -EINTR with the figures of the part that ran, "N of M" */
+START_TEST(test_stop_in_phase)
+{
+	static char *const runs[][12] = {
+		{ "pipe", "-l", "1000000000", NULL },
+		{ "pipe", "-T", "-l", "1000000000", NULL },
+		{ "messaging", "-f", "3", "-l", "100000000", NULL },
+		{ "messaging", "-T", "-p", "-f", "3", "-l", "100000000", NULL },
+		{ "wakeup", "-m", "1", "-t", "2", "-F", "16", "-d", "3600", "-w", "0", NULL },
+		{ "pound-clock-gettime", "-n", "1000000000000", NULL },
+		{ "tcp", "-c", "1", "-d", "3600", "-w", "0", NULL },
+	};
+	static const char *const part[] = { "round_trips", "round_trips", "messages", "messages",
+					    "elapsed", "calls", "elapsed" };
+	struct sigaction sa = { .sa_handler = on_sigint };
+	struct errbuf e = { "" };
+	const struct workload *w;
+	int ctl[2], ack[2], ret;
+	struct stop_ctl c;
+	struct phase *ph;
+	char env[64], line[2048];
+	size_t i;
+	json_t *m;
+	void *cfg;
+
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGINT, &sa, NULL), 0);
+	for (i = 0; i < ARRAY_SIZE(runs); i++) {
+		ck_assert(!pipe(ctl) && !pipe(ack));
+		c = (struct stop_ctl){ .ctl_rd = ctl[0], .ack_wr = ack[1] };
+		ck_assert_int_eq(pthread_create(&c.tid, NULL, stop_ctl_fn, &c), 0);
+		snprintf(env, sizeof(env), "fd:%d,%d", ctl[1], ack[0]);
+		setenv(PHASE_ENV, env, 1);
+		ph = phase__from_env();
+		ck_assert_ptr_nonnull(ph);
+		w = workload__find(runs[i][0]);
+		cfg = parse_ok(runs[i][0], argc_of((char **)runs[i]), (char **)runs[i]);
+		m = json_object();
+		ret = w->run(cfg, ph, m, &e);
+		ck_assert_msg(ret == -EINTR, "%s: %d %s", runs[i][0], ret, e.msg);
+		ck_assert_msg(json_object_get(m, part[i]), "%s: no '%s'", runs[i][0], part[i]);
+		w->format(cfg, m, line, sizeof(line));
+		ck_assert_msg(strstr(line, " of "), "%s: '%s'", runs[i][0], line);
+		fprintf(stderr, "stopped: %s\n", line);
+		workload__clear_stop();
+		json_decref(m);
+		w->free(cfg);
+		phase__delete(ph);
+		close(ctl[1]);
+		pthread_join(c.tid, NULL);
+		close(ctl[0]);
+		close(ack[0]);
+		close(ack[1]);
+	}
+	unsetenv(PHASE_ENV);
+}
+END_TEST
+
 static char root[64];
 
 static void put(const char *rel, const char *text)
@@ -415,6 +549,8 @@ int main(void)
 	tcase_add_test(tc, test_pound_tcp);
 	tcase_add_test(tc, test_pin);
 	tcase_add_test(tc, test_tasks_failed_setup);
+	tcase_add_test(tc, test_stop_before);
+	tcase_add_test(tc, test_stop_in_phase);
 	tcase_add_test(tc, test_phase_counts_scale);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
