@@ -24,7 +24,7 @@ for m in $metrics; do margs+=(-m "$m"); done
 
 rc=0
 if [ -f "$out/quick.prev.json" ]; then
-	echo "== previous run -> this run (medians, 95% bootstrap CI of the change, Mann-Whitney U)"
+	echo "== previous run -> this run (medians; the change of the geometric means, its 95% CI and Welch's t on the logs)"
 	"$bin" compare -l previous -l this "${margs[@]}" --plot "$out/quick.svg" \
 		"$out/quick.prev.json" "$out/quick.json" || exit 1
 	echo "plot: $out/quick.svg"
