@@ -11,6 +11,8 @@ trap 'rm -rf "$TMP"' EXIT
 # perf prints numbers in the locale's format (0,55 msec under de_DE, which breaks its own -x,
 # CSV); schedlens always prints the C locale's, and tests read perf in it too
 perf() { LC_ALL=C command perf "$@"; }
+# and awk reads numbers in the locale's format too ("0.36" is 0 under de_DE): in C, as printed
+awk() { LC_ALL=C command awk "$@"; }
 skip() { echo "$*"; exit 77; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
