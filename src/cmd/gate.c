@@ -290,20 +290,28 @@ out:
 	return ret;
 }
 
+/* @w as if each side had had @n runs with the spread measured (0: as measured) */
+static struct cmp_welch welch_at(const struct cmp_welch *w, size_t n)
+{
+	struct cmp_welch at = *w;
+	double vb, vn;
+
+	if (!n)
+		return at;
+	vb = w->sd_base * w->sd_base / (double)n;
+	vn = w->sd_new * w->sd_new / (double)n;
+	at.se = sqrt(vb + vn);
+	at.df = vb + vn > 0 ? (vb + vn) * (vb + vn) / ((vb * vb + vn * vn) / (double)(n - 1))
+			    : (double)(2 * n - 2);
+	return at;
+}
+
 /* how much worse @mc may be, one-sided at 1 - @beta, with @n runs a side (0: as measured) */
 static double worst_change(const struct metric_cmp *mc, double beta, size_t n)
 {
-	struct cmp_welch w = mc->welch;
-	double d, vb, vn;
+	struct cmp_welch w = welch_at(&mc->welch, n);
+	double d = compare__welch_tq(&w, beta) * w.se;
 
-	if (n) {
-		vb = w.sd_base * w.sd_base / (double)n;
-		vn = w.sd_new * w.sd_new / (double)n;
-		w.se = sqrt(vb + vn);
-		w.df = vb + vn > 0 ? (vb + vn) * (vb + vn) / ((vb * vb + vn * vn) / (double)(n - 1))
-				   : (double)(2 * n - 2);
-	}
-	d = compare__welch_tq(&w, beta) * w.se;
 	/* the worse direction: up when lower is better, down when higher is */
 	return compare__welch_change(&w, mc->better == BETTER_LOWER ? w.est + d : w.est - d,
 				     mc->better);
@@ -312,12 +320,8 @@ static double worst_change(const struct metric_cmp *mc, double beta, size_t n)
 /* whether @n runs a side would settle @it, if the runs were as noisy as these */
 static bool settles(const struct gate_opts *o, const struct gate_item *it, size_t n)
 {
-	struct cmp_welch w = it->mc.welch;
-	double vb = w.sd_base * w.sd_base / (double)n, vn = w.sd_new * w.sd_new / (double)n;
+	struct cmp_welch w = welch_at(&it->mc.welch, n);
 
-	w.se = sqrt(vb + vn);
-	w.df = vb + vn > 0 ? (vb + vn) * (vb + vn) / ((vb * vb + vn * vn) / (double)(n - 1))
-			   : (double)(2 * n - 2);
 	if (it->mc.change_pct <= -o->min_effect &&
 	    fabs(w.est) > compare__welch_tq(&w, it->alpha_i / 2) * w.se)
 		return true;	/* a regression */
