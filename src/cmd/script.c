@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * schedlens script: one line per sample like perf script (comm, tid, cpu, time, period,
- * event, address, DSO; tracepoint payloads formatted by libtraceevent; callchains below),
- * and with --all the other records too.
+ * event, address, DSO; tracepoint payloads formatted by libtraceevent; callchains below; for
+ * raw events the data address, data_src and weight), the fields -F chooses as perf does
+ * (script-fields.c), and with --all the other records too.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -14,6 +15,7 @@
 #include <trace-seq.h>
 
 #include "schedlens/commands.h"
+#include "schedlens/datasrc.h"
 #include "schedlens/kallsyms.h"
 #include "schedlens/perfdata.h"
 #include "schedlens/symbols.h"
@@ -21,16 +23,27 @@
 #include "schedlens/unwind.h"
 #include "schedlens/util.h"
 
+#include "script-int.h"
+
 #define MAX_UNWOUND 127		/* perf's default callchain depth */
 
 struct script_opts {
 	const char *input;
 	const char *kallsyms;
 	bool all;
+	struct script_fields fields;	/* perf's defaults and the -F given */
+};
+
+/* a kernel module's name as perf prints it (kmod_name()), decided at its first map */
+struct kmod_name {
+	char *kmod;			/* "[usbnet]" */
+	char *name;			/* "[usbnet]", or the file the header's build-ids name */
 };
 
 struct script {
 	const struct script_opts *o;
+	struct perf_file *file;
+	struct script_fields f;
 	const struct stream_info *info;
 	struct threads *threads;
 	struct trace_seq ts;
@@ -38,6 +51,10 @@ struct script {
 	struct unwinder *uw;		/* --call-graph dwarf recordings */
 	uint64_t gen;			/* bumped when an address space may change */
 	int name_width;
+	int data_src_width;		/* perf pads data_src to the widest printed so far */
+	struct kmod_name *kmods;
+	size_t nr_kmods;
+	bool bad_fields;		/* a field asked for that the samples lack */
 };
 
 static char *resolve_fn(void *priv, unsigned long long *addrp, char **modp)
@@ -55,11 +72,17 @@ static char *resolve_fn(void *priv, unsigned long long *addrp, char **modp)
 static int sc_begin(void *ctx, const struct stream_info *info)
 {
 	struct script *s = ctx;
+	struct errbuf ferr = { "" };
 	char kbuf[4096], wbuf[512];
 	const char *ks;
 	size_t i;
 
 	s->info = info;
+	if (script_fields__check(&s->f, info, &ferr)) {
+		fprintf(stderr, "schedlens script: %s\n", ferr.msg);
+		s->bad_fields = true;
+		return 2;
+	}
 	/* kernel addresses in payloads resolve as perf's do, through a kallsyms that names them */
 	ks = info->tep ? symbols__pick_kallsyms(s->o->input, s->o->kallsyms, &info->origin, kbuf,
 						sizeof(kbuf)) : NULL;
@@ -93,21 +116,114 @@ static void print_time(uint64_t t)
 }
 
 /*
- * perf prints user callchain entries map-relative, kernel ones (the kernel and its modules,
- * whose maps perf keeps at their addresses) and the sample's ip as they are
+ * perf's kmod_path__parse_name(): the "[name]" of a kernel module's file (its base name less
+ * .ko and a .gz or .xz, '-' made '_'), or of a "[name]" that is not the kernel's or a vdso
+ */
+static bool kmod_name(const char *path, char *buf, size_t size)
+{
+	static const char *const special[] = { "[kernel.kallsyms]", "[guest.kernel.kallsyms",
+					       "[vdso]", "[vdso32]", "[vdsox32]", "[vsyscall]" };
+	const char *name = strrchr(path, '/'), *ext = strrchr(path, '.');
+	size_t i;
+	char *p;
+
+	name = name ? name + 1 : path;
+	if (name[0] == '[') {
+		for (i = 0; i < sizeof(special) / sizeof(special[0]); i++)
+			if (!strncmp(name, special[i], strlen(special[i])))
+				return false;
+		snprintf(buf, size, "%s", name);
+		return true;
+	}
+	if (!ext)
+		return false;
+	if ((!strcmp(ext, ".gz") || !strcmp(ext, ".xz")) && ext - name >= 3)
+		ext -= 3;
+	if (ext <= name || strncmp(ext, ".ko", 3))
+		return false;
+	snprintf(buf, size, "[%.*s]", (int)(ext - name), name);
+	for (p = buf; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return true;
+}
+
+/*
+ * The name perf prints for a module: its DSO is made at the module's first map, named
+ * "[name]", unless a build-id read before (the header's, or a pipe's BUILD_ID record) made
+ * it first, under the file name the build-id gives
+ */
+static const char *kmod_dso_name(struct script *s, const char *path)
+{
+	const struct perf_file_header *h = perf_file__header(s->file);
+	char kmod[256], bk[256];
+	const char *name;
+	size_t i;
+	void *n;
+
+	if (!kmod_name(path, kmod, sizeof(kmod)))
+		return NULL;
+	for (i = 0; i < s->nr_kmods; i++)
+		if (!strcmp(s->kmods[i].kmod, kmod))
+			return s->kmods[i].name;
+	name = kmod;
+	for (i = 0; i < h->nr_build_ids; i++) {
+		const struct perf_build_id *b = &h->build_ids[i];
+
+		if ((b->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL &&
+		    b->filename && kmod_name(b->filename, bk, sizeof(bk)) && !strcmp(bk, kmod)) {
+			name = b->filename;
+			break;
+		}
+	}
+	n = realloc(s->kmods, (s->nr_kmods + 1) * sizeof(*s->kmods));
+	if (!n)
+		return NULL;
+	s->kmods = n;
+	s->kmods[s->nr_kmods].kmod = strdup(kmod);
+	s->kmods[s->nr_kmods].name = strdup(name);
+	if (!s->kmods[s->nr_kmods].kmod || !s->kmods[s->nr_kmods].name) {
+		free(s->kmods[s->nr_kmods].kmod);
+		free(s->kmods[s->nr_kmods].name);
+		return NULL;
+	}
+	return s->kmods[s->nr_kmods++].name;
+}
+
+/* map__fprintf_dsoname(): the kernel and modules by perf's DSO names, the others' paths */
+static const char *dso_name(struct script *s, const struct taddr *al)
+{
+	const char *name;
+
+	if (!al->map)
+		return "[unknown]";
+	if (!strcmp(al->map->dso, "[kernel.kallsyms]"))
+		return al->map->dso;
+	if (al->level == 'k' && (name = kmod_dso_name(s, al->map->path)))
+		return name;
+	return al->map->path;
+}
+
+/*
+ * One address as perf's sample__fprintf_sym() prints it with the ip, sym and dso fields
+ * chosen. User callchain entries print map-relative, kernel ones (the kernel and its
+ * modules, whose maps perf keeps at their addresses) and the sample's ip as they are.
  */
 static void print_addr(struct script *s, const struct stream_sample *x, uint64_t addr,
 		       uint16_t misc, bool callchain)
 {
+	uint32_t fields = s->f.out[script_output_type(x->evsel->attr.type)].fields;
 	struct taddr al;
 
-	if (threads__resolve(s->threads, x->pid, x->tid, misc, addr, &al) || !al.map) {
-		printf("%16llx [unknown] ([unknown])", (unsigned long long)addr);
-		return;
-	}
-	printf("%16llx [unknown] (%s)",
-	       (unsigned long long)(callchain && al.level != 'k' ? al.addr : addr),
-	       !strcmp(al.map->dso, "[kernel.kallsyms]") ? al.map->dso : al.map->path);
+	if (threads__resolve(s->threads, x->pid, x->tid, misc, addr, &al))
+		al.map = NULL;
+	if (fields & SF_IP)
+		printf(callchain ? "\t%16llx" : "%16llx",
+		       (unsigned long long)(callchain && al.map && al.level != 'k' ? al.addr : addr));
+	if (fields & SF_SYM)
+		fputs(" [unknown]", stdout);
+	if (fields & SF_DSO)
+		printf(" (%s)", dso_name(s, &al));
 }
 
 static int find_map(void *ctx, uint32_t pid, uint64_t addr, struct unwind_map *out)
@@ -145,7 +261,6 @@ static void print_callchain(struct script *s, const struct stream_sample *x)
 				mode = PERF_RECORD_MISC_USER;
 			continue;
 		}
-		putchar('\t');
 		print_addr(s, x, ip, misc | mode, true);
 		putchar('\n');
 	}
@@ -154,55 +269,122 @@ static void print_callchain(struct script *s, const struct stream_sample *x)
 		return;
 	n = unwinder__unwind(s->uw, x, s->gen, ips, MAX_UNWOUND);
 	for (i = 0; n > 0 && i < (uint64_t)n; i++) {
-		putchar('\t');
 		print_addr(s, x, ips[i], misc | PERF_RECORD_MISC_USER, true);
 		putchar('\n');
 	}
 }
 
+/* perf_sample__fprintf_start(): comm, pid/tid, cpu, time */
+static void print_start(const struct script *s, const struct stream_sample *x,
+			const char *comm, uint32_t fields)
+{
+	const struct perf_event_attr *a = &x->evsel->attr;
+
+	if (fields & SF_COMM)
+		printf((fields & SF_IP) && (a->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+		       s->f.use_callchain ? "%s " : "%16s ", comm);
+	if ((fields & SF_PID) && (fields & SF_TID))
+		printf("%5d/%-5d ", (int)x->pid, (int)x->tid);
+	else if (fields & SF_PID)
+		printf("%5d ", (int)x->pid);
+	else if (fields & SF_TID)
+		printf("%5d ", (int)x->tid);
+	if (fields & SF_CPU)
+		printf("[%03u] ", x->cpu);
+	if (fields & SF_TIME)
+		print_time(x->time);
+}
+
+/* perf_sample__fprintf_addr(): a page fault's address is resolved like an ip */
+static void print_sample_addr(struct script *s, const struct stream_sample *x, uint32_t fields)
+{
+	const struct perf_event_attr *a = &x->evsel->attr;
+	uint16_t mode = x->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct taddr al;
+
+	printf("%16llx", (unsigned long long)x->addr);
+	if (a->type != PERF_TYPE_SOFTWARE || (a->config != PERF_COUNT_SW_PAGE_FAULTS &&
+					      a->config != PERF_COUNT_SW_PAGE_FAULTS_MIN &&
+					      a->config != PERF_COUNT_SW_PAGE_FAULTS_MAJ))
+		return;
+	/* thread__find_map_fb(): the sample's cpumode, else the one the address is in */
+	if (threads__resolve(s->threads, x->pid, x->tid, mode, x->addr, &al))
+		al.map = NULL;
+	if (!al.map && (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_USER)) {
+		uint16_t other = x->addr >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+
+		if (other != mode &&
+		    threads__resolve(s->threads, x->pid, x->tid, other, x->addr, &al))
+			al.map = NULL;
+	}
+	if (fields & SF_SYM)
+		fputs(" [unknown]", stdout);
+	if (fields & SF_DSO)
+		printf(" (%s)", dso_name(s, &al));
+}
+
+static void print_data_src(struct script *s, uint64_t data_src)
+{
+	char decode[128], out[160];
+	int n;
+
+	data_src__scnprintf(decode, sizeof(decode), data_src);
+	n = snprintf(out, 100, "%16llx %s", (unsigned long long)data_src, decode);
+	if (n > 99)
+		n = 99;
+	if (n > s->data_src_width)
+		s->data_src_width = n;
+	printf("%-*s", s->data_src_width, out);
+}
+
+static void print_trace(struct script *s, const struct stream_sample *x)
+{
+	struct tep_record rec = { .ts = x->time, .cpu = x->cpu, .size = x->raw_size,
+				  .data = (void *)x->raw };
+
+	trace_seq_reset(&s->ts);
+	tep_print_event(s->info->tep, &s->ts, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s->ts);
+	fputs(s->ts.buffer, stdout);
+}
+
+/* perf script's process_event(): the fields in its order */
 static int sc_sample(void *ctx, const struct stream_sample *x)
 {
 	struct script *s = ctx;
 	const struct stream_evsel *e = x->evsel;
+	uint32_t fields = s->f.out[script_output_type(e->attr.type)].fields;
 	uint64_t st = e->attr.sample_type;
-	bool chain = (st & PERF_SAMPLE_CALLCHAIN) && (x->nr_callchain || has_user_stack(x));
 	struct taddr al;
 
+	if (!fields)
+		return 0;
 	if (threads__resolve(s->threads, x->pid, x->tid, x->misc, x->ip, &al))
 		return -ENOMEM;
-	printf(chain ? "%s " : "%16s ", al.comm);
-	printf("%5d ", (int)x->tid);
-	if (st & PERF_SAMPLE_CPU)
-		printf("[%03u] ", x->cpu);
-	if (st & PERF_SAMPLE_TIME)
-		print_time(x->time);
-	if (e->tp) {
-		struct tep_record rec = { .ts = x->time, .cpu = x->cpu, .size = x->raw_size,
-					  .data = (void *)x->raw };
-
+	print_start(s, x, al.comm, fields);
+	/* a period not sampled is the attr's (perf record -c leaves PERIOD out) */
+	if (fields & SF_PERIOD)
+		printf("%10llu ", (unsigned long long)(st & PERF_SAMPLE_PERIOD ?
+						       x->period : e->attr.sample_period));
+	if (fields & SF_EVNAME)
 		printf("%*s: ", s->name_width, e->name);
-		if (x->raw && s->info->tep) {
-			trace_seq_reset(&s->ts);
-			tep_print_event(s->info->tep, &s->ts, &rec, "%s", TEP_PRINT_INFO);
-			trace_seq_terminate(&s->ts);
-			fputs(s->ts.buffer, stdout);
-		}
-		if (chain)
+	if ((fields & SF_TRACE) && x->raw && e->tp && s->info->tep)
+		print_trace(s, x);
+	if (fields & SF_ADDR)
+		print_sample_addr(s, x, fields);
+	if (fields & SF_DATA_SRC)
+		print_data_src(s, x->data_src);
+	/* perf's x86 build reads a WEIGHT_STRUCT's first 32 bits as the weight */
+	if (fields & SF_WEIGHT)
+		printf("%16llu", (unsigned long long)(st & PERF_SAMPLE_WEIGHT ? x->weight :
+						      (uint32_t)x->weight));
+	if (fields & SF_IP) {
+		if (s->f.use_callchain && (st & PERF_SAMPLE_CALLCHAIN)) {
 			print_callchain(s, x);
-		putchar('\n');
-		return 0;
-	}
-	/* a fixed period not sampled is the attr's, and perf prints it so */
-	if (st & PERF_SAMPLE_PERIOD)
-		printf("%10llu ", (unsigned long long)x->period);
-	else if (!e->attr.freq)
-		printf("%10llu ", (unsigned long long)e->attr.sample_period);
-	printf("%*s: ", s->name_width, e->name);
-	if (chain) {
-		print_callchain(s, x);
-	} else if (st & PERF_SAMPLE_IP) {
-		putchar(' ');
-		print_addr(s, x, x->ip, x->misc, false);
+		} else {
+			putchar(' ');
+			print_addr(s, x, x->ip, x->misc, false);
+		}
 	}
 	putchar('\n');
 	return 0;
@@ -275,37 +457,53 @@ static int sc_raw(void *ctx, const struct perf_event_header *h, const void *rec)
 
 static int run_script(const struct script_opts *o)
 {
-	struct script s = { .o = o };
+	struct script s = { .o = o, .f = o->fields };
 	struct stream_ops ops = { .ctx = &s, .begin = sc_begin, .sample = sc_sample,
 				  .comm = sc_comm, .mmap = sc_mmap, .task = sc_task,
 				  .raw = o->all ? sc_raw : NULL };
 	struct errbuf err = { "" };
+	size_t i;
 	int ret;
 
 	s.threads = threads__new();
 	s.uw = unwinder__new(find_map, &s);
 	if (!s.threads || !s.uw) {
-		threads__delete(s.threads);
-		unwinder__delete(s.uw);
-		return 1;
+		ret = -ENOMEM;
+		goto out_delete;
 	}
+	ret = perf_file__open(&s.file, o->input, &err);
+	if (ret)
+		goto out_delete;
 	trace_seq_init(&s.ts);
-	ret = perf_file__process(o->input, &ops, &err);
+	ret = perf_file__run(s.file, &ops, &err);
 	trace_seq_destroy(&s.ts);
+	perf_file__delete(s.file);
 	kallsyms__delete(s.ksyms);
+	for (i = 0; i < s.nr_kmods; i++) {
+		free(s.kmods[i].kmod);
+		free(s.kmods[i].name);
+	}
+	free(s.kmods);
+out_delete:
 	unwinder__delete(s.uw);
 	threads__delete(s.threads);
 	if (fflush(stdout) && !ret)
 		ret = -EIO;
 	if (ret < 0)
 		fprintf(stderr, "schedlens script: %s\n", err.msg[0] ? err.msg : strerror(-ret));
+	if (s.bad_fields)
+		return 2;
 	return ret ? 1 : 0;
 }
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "usage: schedlens script [-i FILE] [--all] [--kallsyms FILE]\n"
+	fprintf(fp, "usage: schedlens script [-i FILE] [-F FIELDS] [--all] [--kallsyms FILE]\n"
 		    "  -i, --input FILE    perf.data file, '-' for stdin (default perf.data)\n"
+		    "  -F, --fields LIST   fields as perf script's: comm, tid, pid, time, cpu,\n"
+		    "                      event, trace, ip, sym, symoff, dso, addr, period,\n"
+		    "                      data_src, weight, callindent; +f adds, -f removes,\n"
+		    "                      TYPE:LIST (hw, sw, trace, raw, break) sets one type's\n"
 		    "  -a, --all           also the records other than samples\n"
 		    "      --kallsyms FILE the recording kernel's kallsyms, for addresses in\n"
 		    "                      tracepoint fields (default: FILE.kallsyms, else\n"
@@ -316,19 +514,29 @@ int cmd_script(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
+		{ "fields", required_argument, NULL, 'F' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "kallsyms", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct script_opts o = { .input = "perf.data" };
+	struct errbuf err = { "" };
 	int c;
 
+	script_fields__init(&o.fields);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:ah", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:F:ah", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o.input = optarg;
+			break;
+		case 'F':
+			if (script_fields__parse(&o.fields, optarg, &err)) {
+				fprintf(stderr, "schedlens script: -F '%s': %s\n", optarg,
+					err.msg[0] ? err.msg : strerror(ENOMEM));
+				return 2;
+			}
 			break;
 		case 'a':
 			o.all = true;

@@ -21,17 +21,19 @@ for f in "$FIXTURES"/real/*.data; do
 done
 [ $n -ge 10 ] || fail "only $n fixtures compared"
 
-# the whole of each fixture against perf script run here, line for line, with two things
-# normalised that belong to the symbol work still to come: perf names kernel addresses from
-# this machine's /proc/kallsyms whatever kernel recorded the file (schedlens leaves them
-# [unknown]), and names some kernel modules [mod] where schedlens prints the module's path
-norm() { sed -E 's/ [^ ]+\+0x[0-9a-f]+ \(/ [unknown] (/; s#\(/lib/modules/[^)]*/([a-z0-9_-]+)\.ko\)#([\1])#'; }
+# the whole of each fixture against perf script run here, line for line,
+# with symbol names normalised, which belong to the symbol work still to come: perf names
+# kernel addresses from this machine's /proc/kallsyms whatever kernel recorded the file
+# (schedlens leaves them [unknown]). Kernel modules are named as perf names them: [mod], or
+# the file a build-id in the header names (snb-callgraph has both)
+norm() { sed -E 's/ [^ ]+\+0x[0-9a-f]+ \(/ [unknown] (/'; }
 if command -v perf >/dev/null; then
 	m=0
 	for f in "$FIXTURES"/real/*.data; do
 		b=$(basename "$f")
 		case $b in corrupt-*) continue ;; esac
 		perf script -i "$f" 2>/dev/null | norm >"$TMP/perf.full"
+		cat "$TMP/perf.full" >>"$TMP/perf.all"
 		# perf 6.1 reads no file of a newer attr size (the arm64 6.5 ones): the heads above
 		# compare those with refs made from a copy it could read
 		[ -s "$TMP/perf.full" ] || { echo "  $b: perf script reads nothing of it, skipped"; continue; }
@@ -41,6 +43,8 @@ if command -v perf >/dev/null; then
 		m=$((m + $(wc -l <"$TMP/perf.full")))
 	done
 	echo "every fixture's whole script equals perf script's here ($m lines, symbol names aside)"
+	grep -q '(\[usbnet\])' "$TMP/perf.all" && grep -q '(/lib/modules/.*/ath9k.ko)' "$TMP/perf.all" ||
+		fail "no module named both ways: the check above means less"
 fi
 
 f=$FIXTURES/local/sched-pingpong.data
