@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Histograms keyed by sort keys: an open-addressing hash table of entries. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "schedlens/hist.h"
+#include "schedlens/perfdata.h"
 #include "schedlens/util.h"
 
 struct hist {
@@ -236,36 +238,34 @@ static int cmp_str(const char *a, const char *b)
 	return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
 }
 
+static int cmp_keys_one(enum hist_sort s, const struct hist_key *a, const struct hist_key *b)
+{
+	switch (s) {
+	case HIST_SORT_COMM:
+		return cmp_str(a->comm, b->comm);
+	case HIST_SORT_DSO:
+		return cmp_str(a->dso, b->dso);
+	case HIST_SORT_SYM:
+		if (a->sym || b->sym)
+			return a->sym == b->sym ? 0 : cmp_str(a->sym_name, b->sym_name) ?:
+			       (a->sym < b->sym ? -1 : 1);
+		return a->addr < b->addr ? -1 : a->addr > b->addr;
+	case HIST_SORT_PID:
+		return a->pid < b->pid ? -1 : a->pid > b->pid;
+	case HIST_SORT_CPU:
+		return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
+	default:
+		return 0;
+	}
+}
+
 static int cmp_keys(const struct hist *h, const struct hist_key *a, const struct hist_key *b)
 {
 	size_t i;
 	int r = 0;
 
-	for (i = 0; i < h->nr_sorts && !r; i++) {
-		switch (h->sorts[i]) {
-		case HIST_SORT_COMM:
-			r = cmp_str(a->comm, b->comm);
-			break;
-		case HIST_SORT_DSO:
-			r = cmp_str(a->dso, b->dso);
-			break;
-		case HIST_SORT_SYM:
-			if (a->sym || b->sym)
-				r = a->sym == b->sym ? 0 : cmp_str(a->sym_name, b->sym_name) ?:
-				    (a->sym < b->sym ? -1 : 1);
-			else
-				r = a->addr < b->addr ? -1 : a->addr > b->addr;
-			break;
-		case HIST_SORT_PID:
-			r = a->pid < b->pid ? -1 : a->pid > b->pid;
-			break;
-		case HIST_SORT_CPU:
-			r = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
-			break;
-		default:
-			break;
-		}
-	}
+	for (i = 0; i < h->nr_sorts && !r; i++)
+		r = cmp_keys_one(h->sorts[i], a, b);
 	return r;
 }
 
@@ -323,4 +323,216 @@ uint64_t hist__total_period(const struct hist *h)
 uint64_t hist__total_samples(const struct hist *h)
 {
 	return h->total_samples;
+}
+
+/*
+ * Equal shares in perf's output order: its sort keys' se_sort (names ascending, a sample
+ * without a map or a symbol after those with one); cmp_addr() then, for two without a
+ * symbol, the order of its collapsed tree (addresses as signed numbers, ascending).
+ */
+static int cmp_output(const struct hist *h, const struct hist_key *a, const struct hist_key *b)
+{
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < h->nr_sorts && !r; i++) {
+		switch (h->sorts[i]) {
+		case HIST_SORT_DSO: {
+			bool na = !strcmp(a->dso, "[unknown]"), nb = !strcmp(b->dso, "[unknown]");
+
+			r = na != nb ? na - nb : na ? 0 : cmp_str(a->dso, b->dso);
+			break;
+		}
+		case HIST_SORT_SYM:
+			if (!a->sym != !b->sym)
+				r = !a->sym - !b->sym;
+			else if (a->sym)
+				r = cmp_str(a->sym_name, b->sym_name);
+			break;
+		default:
+			r = cmp_keys_one(h->sorts[i], a, b);
+			break;
+		}
+	}
+	return r;
+}
+
+static int cmp_addr(const struct hist *h, const struct hist_key *a, const struct hist_key *b)
+{
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < h->nr_sorts && !r; i++)
+		if (h->sorts[i] == HIST_SORT_SYM && !a->sym && !b->sym)
+			r = (int64_t)a->addr < (int64_t)b->addr ? -1 : (int64_t)a->addr > (int64_t)b->addr;
+	return r;
+}
+
+struct hist_rows {
+	struct hist_row *v;
+	size_t nr, nr_members;
+	const struct hist *keys;	/* whose sort keys order equal periods */
+	bool by_samples;
+	struct hist_key *key;		/* [row] */
+	uint64_t *vals;			/* [row][period: nr_members, samples: nr_members] */
+};
+
+struct member_ref {
+	const struct hist_entry *e;
+	size_t m;
+};
+
+static int cmp_ref(const void *a, const void *b, void *h)
+{
+	const struct member_ref *x = a, *y = b;
+
+	return cmp_keys(h, &x->e->key, &y->e->key) ?: (x->m > y->m) - (x->m < y->m);
+}
+
+static int cmp_row(const void *a, const void *b, void *ctx)
+{
+	const struct hist_rows *rows = ctx;
+	const struct hist_row *x = a, *y = b;
+	size_t i;
+
+	int r;
+
+	for (i = 0; i < rows->nr_members; i++)
+		if (x->period[i] != y->period[i])
+			return x->period[i] > y->period[i] ? -1 : 1;
+	r = cmp_output(rows->keys, x->key, y->key);
+	for (i = 0; !r && rows->by_samples && i < rows->nr_members; i++)
+		if (x->nr_samples[i] != y->nr_samples[i])
+			return x->nr_samples[i] > y->nr_samples[i] ? -1 : 1;
+	return r ?: cmp_addr(rows->keys, x->key, y->key);
+}
+
+/* the members' entries, each once, by key: equal keys side by side */
+static struct member_ref *member_refs(struct hist **members, size_t nr, size_t *n)
+{
+	struct member_ref *refs;
+	size_t m, i, k = 0;
+
+	*n = 0;
+	for (m = 0; m < nr; m++) {
+		hist__collapse(members[m]);
+		*n += members[m]->nr;
+	}
+	refs = malloc((*n ?: 1) * sizeof(*refs));
+	if (!refs)
+		return NULL;
+	for (m = 0; m < nr; m++)
+		for (i = 0; i < members[m]->nr; i++)
+			refs[k++] = (struct member_ref){ &members[m]->v[i], m };
+	qsort_r(refs, *n, sizeof(*refs), cmp_ref, members[0]);
+	return refs;
+}
+
+struct hist_rows *hist_rows__new(struct hist **members, size_t nr, bool by_samples)
+{
+	struct hist_rows *rows = calloc(1, sizeof(*rows));
+	struct member_ref *refs = NULL;
+	size_t n = 0, i;
+	uint64_t *vals;
+
+	if (!rows || !nr)
+		goto out_fail;
+	rows->nr_members = nr;
+	rows->keys = members[0];
+	rows->by_samples = by_samples;
+	refs = member_refs(members, nr, &n);
+	rows->v = calloc(n ?: 1, sizeof(*rows->v));
+	rows->key = calloc(n ?: 1, sizeof(*rows->key));
+	rows->vals = calloc((n ?: 1) * 2 * nr, sizeof(*rows->vals));
+	if (!refs || !rows->v || !rows->key || !rows->vals)
+		goto out_fail;
+	for (i = 0; i < n; i++) {
+		if (!rows->nr || cmp_keys(members[0], &rows->key[rows->nr - 1], &refs[i].e->key)) {
+			rows->key[rows->nr] = refs[i].e->key;
+			rows->v[rows->nr].key = &rows->key[rows->nr];
+			vals = &rows->vals[rows->nr * 2 * nr];
+			rows->v[rows->nr].period = vals;
+			rows->v[rows->nr].nr_samples = vals + nr;
+			rows->nr++;
+		}
+		vals = &rows->vals[(rows->nr - 1) * 2 * nr];
+		vals[refs[i].m] = refs[i].e->period;
+		vals[nr + refs[i].m] = refs[i].e->nr_samples;
+	}
+	qsort_r(rows->v, rows->nr, sizeof(*rows->v), cmp_row, rows);
+	free(refs);
+	return rows;
+out_fail:
+	free(refs);
+	hist_rows__delete(rows);
+	return NULL;
+}
+
+void hist_rows__delete(struct hist_rows *rows)
+{
+	if (!rows)
+		return;
+	free(rows->v);
+	free(rows->key);
+	free(rows->vals);
+	free(rows);
+}
+
+size_t hist_rows__nr(const struct hist_rows *rows)
+{
+	return rows->nr;
+}
+
+struct hist_row hist_rows__get(const struct hist_rows *rows, size_t i)
+{
+	return rows->v[i];
+}
+
+int hist_groups__init(struct hist_group *g, size_t nr, const struct perf_group_desc *desc,
+		      size_t nr_desc, bool force)
+{
+	size_t i, j;
+	int ret = 0;
+
+	for (i = 0; i < nr; i++)
+		g[i] = (struct hist_group){ .nr_members = 1 };
+	if (force && !nr_desc && nr) {
+		g[0] = (struct hist_group){ .nr_members = nr, .forced = true };
+		for (i = 1; i < nr; i++)
+			g[i].nr_members = 0;
+		return 0;
+	}
+	for (i = 0; i < nr_desc; i++) {
+		size_t l = desc[i].leader_idx, n = desc[i].nr_members;
+		bool fits = l < nr && n >= 1 && n <= nr - l;
+
+		for (j = l; fits && j < l + n; j++)
+			fits = g[j].nr_members == 1 && !g[j].name;
+		if (!fits) {
+			ret = -EINVAL;
+			continue;
+		}
+		g[l].nr_members = n;
+		if (desc[i].name && strcmp(desc[i].name, "{anon_group}"))
+			g[l].name = desc[i].name;
+		for (j = l + 1; j < l + n; j++)
+			g[j].nr_members = 0;
+	}
+	return ret;
+}
+
+char *hist_group__desc(const struct hist_group *g, size_t leader, const char *const *names,
+		       char *buf, size_t size)
+{
+	const struct hist_group *l = &g[leader];
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	if (!l->forced)
+		n = snprintf(buf, size, "%s { ", l->name ?: "anon group");
+	for (i = 0; i < (l->nr_members ?: 1) && n < size; i++)
+		n += snprintf(buf + n, size - n, "%s%s", i ? ", " : "", names[leader + i]);
+	if (!l->forced && n < size)
+		snprintf(buf + n, size - n, " }");
+	return buf;
 }
