@@ -12,8 +12,19 @@
 #include "schedlens/threads.h"
 #include "schedlens/util.h"
 
+enum report_group {
+	REPORT_GROUP_AUTO,		/* side by side where the file describes groups (perf) */
+	REPORT_GROUP_ON,		/* --group: all events one group where it describes none */
+	REPORT_GROUP_OFF,		/* --no-group: a table per event */
+};
+
+/* the most events of a group shown side by side; a larger one is shown event by event */
+#define REPORT_MAX_MEMBERS 64
+
 struct report_opts {
 	const char *input;
+	enum report_group group;
+	bool show_nr;			/* -n: perf's Samples column, the count of each row */
 	bool header, stats;
 	bool show_info;			/* -I: the topology features in full, as perf -I */
 	enum hist_sort sorts[HIST_SORT_MAX];
@@ -63,6 +74,7 @@ struct report {
 	struct stream_ops *ops;		/* rep_begin may take kernel samples in any order */
 	bool kagg_allowed;		/* false: read again in time order */
 	struct report_kagg *kagg;	/* kernel samples by place (report-kagg.c), or NULL */
+	struct hist_group *groups;	/* [event], set before printing */
 };
 
 /* report.c: where @s landed, into hist key @k; symrep (if any) counts it */
@@ -98,10 +110,31 @@ int report__stats(struct perf_file *f, struct errbuf *err);
 /* perf report --header-only's text; @full: with -I's topology, NUMA, cache, memory lines */
 void report__print_header(const struct perf_file *f, const char *path, bool full);
 
-/* the table header's dotted line under the share columns and @n key columns of widths @w */
-void report__print_rule(const size_t *w, size_t n);
-/* a row's share columns: the event and the two shares after -t SEP, else "  12.34%   5.67%" */
-void report__print_shares(const struct report *r, size_t idx, double period_pct,
+/* report-print.c */
+struct report_col {
+	const char *title;
+	size_t width;
+	bool right;			/* aligned right: the share columns */
+};
+
+/* the hists and the tables by label, with the lost samples' line, as perf report --stdio */
+int report__print(struct report *r, const struct stream_stats *st);
+/* "# Samples: 191  of events 'NAME'" (K, M, G past 1000, as perf) and the event count */
+void report__print_count(uint64_t nr_samples, uint64_t period, bool plural, const char *name);
+/* the name in the count line of event @idx: with @group and @idx a leader, its group's */
+const char *report__event_desc(const struct report *r, size_t idx, bool group, char *buf,
+			       size_t size);
+/* the titles line and the dotted line of @n columns */
+void report__print_head(const struct report_col *c, size_t n);
+/* the share columns for @nr_members side by side into @c (3 at most); how many */
+size_t report__share_cols(const struct report *r, struct report_col *c, size_t nr_members,
+			  bool children);
+/* a row's share columns: the @nr_pct shares in @pct (Overhead, or Children and Self, each
+ * @nr_members wide), with -n the @nr_members sample counts in @nr */
+void report__print_shares(const struct report *r, const double *pct, size_t nr_pct,
+			  const uint64_t *nr, size_t nr_members);
+/* -t SEP: a row's event and its shares by period and by samples */
+void report__print_fields(const struct report *r, size_t idx, double period_pct,
 			  double samples_pct);
 
 #endif

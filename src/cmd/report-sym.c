@@ -406,7 +406,8 @@ void report__print_labels(struct report *r, size_t idx)
 	bool children = o->sym.children;
 	struct sym_stacks *self = symrep__rows(r->symrep, idx, false);
 	uint64_t tp = r->period[idx], ts = r->nr_samples[idx];
-	size_t n, i, j, nk, w[SYMREP_MAX_KEYS] = { 0 };
+	size_t n, i, j, nk, nc, w[SYMREP_MAX_KEYS] = { 0 };
+	struct report_col c[3 + SYMREP_MAX_KEYS];
 	char *f[SYMREP_MAX_KEYS], lab[1024];
 	const struct sym_stack *v, **paths = NULL;
 	size_t nr_paths = 0;
@@ -424,26 +425,28 @@ void report__print_labels(struct report *r, size_t idx)
 			w[j] = strlen(f[j]) > w[j] ? strlen(f[j]) : w[j];
 	}
 	if (!o->sep) {
-		printf("# Samples: %llu  of event '%s'\n", (unsigned long long)ts,
-		       r->info->evsels[idx].name);
-		printf("# Event count (approx.): %llu\n#\n", (unsigned long long)tp);
-		printf(children ? "# Children      Self" : "# Overhead   Samples");
+		report__print_count(ts, tp, r->groups[idx].nr_members > 1,
+				    r->info->evsels[idx].name);
+		nc = report__share_cols(r, c, 1, children);
 		for (j = 0; j < o->sym.nr_keys; j++)
-			printf("  %-*s", (int)w[j], key_title(o->sym.keys[j]));
-		report__print_rule(w, o->sym.nr_keys);
+			c[nc++] = (struct report_col){ key_title(o->sym.keys[j]), w[j], false };
+		report__print_head(c, nc);
 	}
 	for (i = 0; i < n; i++) {
-		double pp = tp ? 100.0 * v[i].period / tp : 0;
+		double pct[2] = { tp ? 100.0 * v[i].period / tp : 0 };
 		double sp = ts ? 100.0 * v[i].nr_samples / ts : 0;
 
 		if (children) {
 			const struct sym_stack *e = sym_stacks__get(self, v[i].key);
 
-			sp = tp && e ? 100.0 * e->period / tp : 0;
+			pct[1] = sp = tp && e ? 100.0 * e->period / tp : 0;
 		}
-		if (pp < o->percent_limit)
+		if (pct[0] < o->percent_limit)
 			continue;
-		report__print_shares(r, idx, pp, sp);
+		if (o->sep)
+			report__print_fields(r, idx, pct[0], sp);
+		else
+			report__print_shares(r, pct, children ? 2 : 1, &v[i].nr_samples, 1);
 		snprintf(lab, sizeof(lab), "%s", v[i].key);
 		nk = symrep__split(lab, f, SYMREP_MAX_KEYS);
 		for (j = 0; j < nk; j++)

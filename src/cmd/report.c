@@ -140,161 +140,6 @@ static int rep_lost(void *ctx, uint64_t id, uint64_t nr, uint64_t time)
 	return 0;
 }
 
-static int col_width(const struct hist_entry *v, size_t n, enum hist_sort s, const char *title)
-{
-	size_t w = strlen(title), i, l;
-
-	for (i = 0; i < n; i++) {
-		switch (s) {
-		case HIST_SORT_COMM:
-			l = strlen(v[i].key.comm);
-			break;
-		case HIST_SORT_DSO:
-			l = strlen(v[i].key.dso);
-			break;
-		case HIST_SORT_SYM:
-			l = v[i].key.sym_name ? strlen(v[i].key.sym_name) + 4 : 22;
-			break;
-		default:
-			l = 7;
-			break;
-		}
-		if (l > w)
-			w = l;
-	}
-	return w;
-}
-
-static const char *col_title(enum hist_sort s)
-{
-	static const char *const t[] = { "Command", "Shared Object", "Symbol", "Pid", "CPU" };
-
-	return s < ARRAY_SIZE(t) ? t[s] : "?";
-}
-
-static void print_key(const struct hist_key *k, enum hist_sort s, int w, const char *sep)
-{
-	char b[64];
-
-	switch (s) {
-	case HIST_SORT_COMM:
-		printf("%-*s", w, k->comm);
-		break;
-	case HIST_SORT_DSO:
-		printf("%-*s", w, k->dso);
-		break;
-	case HIST_SORT_SYM:
-		if (k->sym_name)
-			snprintf(b, sizeof(b), "[%c] %s", k->level, k->sym_name);
-		else
-			snprintf(b, sizeof(b), "[%c] 0x%016llx", k->level,
-				 (unsigned long long)k->addr);
-		printf("%-*s", w, b);
-		break;
-	case HIST_SORT_PID:
-		printf("%*d", w, k->pid);
-		break;
-	case HIST_SORT_CPU:
-		printf("%*d", w, k->cpu);
-		break;
-	default:
-		break;
-	}
-}
-
-void report__print_rule(const size_t *w, size_t n)
-{
-	size_t i, d;
-
-	printf("\n# ........  ........");
-	for (i = 0; i < n; i++) {
-		printf("  ");
-		for (d = 0; d < w[i]; d++)
-			putchar('.');
-	}
-	printf("\n#\n");
-}
-
-void report__print_shares(const struct report *r, size_t idx, double period_pct,
-			  double samples_pct)
-{
-	const char *sep = r->o->sep;
-
-	if (sep)
-		printf("%s%s%.4f%s%.4f", r->info->evsels[idx].name, sep, period_pct, sep,
-		       samples_pct);
-	else
-		printf("%9.2f%% %8.2f%%", period_pct, samples_pct);
-}
-
-static void print_hist(struct report *r, size_t idx)
-{
-	const struct report_opts *o = r->o;
-	const struct hist_entry *v;
-	uint64_t tp = hist__total_period(r->hists[idx]);
-	uint64_t ts = hist__total_samples(r->hists[idx]);
-	size_t w[HIST_SORT_MAX];
-	size_t n, i, j;
-
-	hist__collapse(r->hists[idx]);
-	v = hist__sorted(r->hists[idx], &n);
-	if (!o->sep) {
-		printf("# Samples: %llu  of event '%s'\n", (unsigned long long)ts,
-		       r->info->evsels[idx].name);
-		printf("# Event count (approx.): %llu\n#\n", (unsigned long long)tp);
-		printf("# Overhead   Samples");
-		for (j = 0; j < o->nr_sorts; j++) {
-			w[j] = (size_t)col_width(v, n, o->sorts[j], col_title(o->sorts[j]));
-			printf("  %-*s", (int)w[j], col_title(o->sorts[j]));
-		}
-		report__print_rule(w, o->nr_sorts);
-	}
-	for (i = 0; i < n; i++) {
-		double pp = tp ? 100.0 * v[i].period / tp : 0;
-		double sp = ts ? 100.0 * v[i].nr_samples / ts : 0;
-
-		if (pp < o->percent_limit)
-			continue;
-		report__print_shares(r, idx, pp, sp);
-		for (j = 0; j < o->nr_sorts; j++) {
-			fputs(o->sep ?: "  ", stdout);
-			print_key(&v[i].key, o->sorts[j], o->sep ? 0 : (int)w[j], o->sep);
-		}
-		putchar('\n');
-	}
-	if (!o->sep)
-		printf("\n\n");
-}
-
-static int print_report(struct report *r, const struct stream_stats *st)
-{
-	size_t i;
-
-	report__print_notes(r);
-	if (r->o->sym.folded) {
-		report__print_folded(r);
-		return 0;
-	}
-	if (r->focus) {
-		report__print_focus(r);
-		return 0;
-	}
-	if (!r->o->sep)
-		printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)st->nr_lost);
-	for (i = 0; i < r->nr; i++) {
-		const struct perf_event_attr *a = &r->info->evsels[i].attr;
-		bool dummy = a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
-
-		if (!r->nr_samples[i] && (r->o->sep || dummy))
-			continue;
-		if (r->symrep && r->o->sym.labels)
-			report__print_labels(r, i);
-		else
-			print_hist(r, i);
-	}
-	return 0;
-}
-
 /*
  * The histograms of @f. With @kagg_allowed, kernel samples may be counted outside time order
  * (report-kagg.c); *@again when that turned out not to hold: nothing was printed, read @f
@@ -332,8 +177,11 @@ static int report_file(const struct report_opts *o, struct perf_file *f, bool ka
 
 		ret = ret ?: fin;
 	}
-	if (r.hists && !*again)
-		print_report(&r, perf_file__stats(f));
+	if (r.hists && !*again) {	/* after a bad record too */
+		int pr = report__print(&r, perf_file__stats(f));
+
+		ret = ret ?: pr;
+	}
 	if (r.syms)
 		symbols__cache_save(r.syms);	/* a cache: what cannot be written is looked up again */
 out_free:
@@ -344,6 +192,7 @@ out_free:
 	free(r.nr_samples);
 	free(r.period);
 	free(r.memo);
+	free(r.groups);
 	report__kagg_delete(&r);
 	threads__delete(r.threads);
 	symrep__delete(r.symrep);
@@ -389,7 +238,8 @@ out_err:
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "usage: schedlens report [-i FILE] [--sort KEYS] [--stats] [--header] [-t SEP]\n"
+	fprintf(fp, "usage: schedlens report [-i FILE] [--sort KEYS] [--stats] [--header] [-t SEP] [-n]\n"
+		    "                        [--group|--no-group]\n"
 		    "  -i, --input FILE    perf.data file, '-' for stdin (default perf.data)\n"
 		    "  -s, --sort KEYS     comma-separated: comm, dso, sym, pid, cpu (default comm,dso,sym)\n"
 		    "      --stats         record counts by type and samples per event\n"
@@ -397,6 +247,10 @@ static void usage(FILE *fp)
 		    "  -I, --show-info     with --header: the CPU topology, NUMA, cache and memory\n"
 		    "                      features in full\n"
 		    "  -t, --field-separator SEP  one line per entry: event, %%period, %%samples, keys\n"
+		    "  -n, --show-nr-samples  a Samples column: each entry's count\n"
+		    "      --group         an event group's members side by side (the default where\n"
+		    "                      the file describes groups; without: all events one group)\n"
+		    "      --no-group      a table per event\n"
 		    "      --percent-limit P  hide entries below P%%\n"
 		    "      --ordered       every sample in time order (by default, with sort keys\n"
 		    "                      sym and dso only, kernel samples are counted as read;\n"
@@ -443,6 +297,9 @@ int cmd_report(int argc, char **argv)
 		{ "skid-caller", no_argument, NULL, 1008 },
 		{ "no-cache", no_argument, NULL, 1009 },
 		{ "ordered", no_argument, NULL, 1011 },
+		{ "show-nr-samples", no_argument, NULL, 'n' },
+		{ "group", no_argument, NULL, 1012 },
+		{ "no-group", no_argument, NULL, 1013 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -452,7 +309,7 @@ int cmd_report(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:t:g:hI", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:t:g:hIn", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o.input = optarg;
@@ -515,6 +372,15 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 1011:
 			o.ordered = true;
+			break;
+		case 'n':
+			o.show_nr = true;
+			break;
+		case 1012:
+			o.group = REPORT_GROUP_ON;
+			break;
+		case 1013:
+			o.group = REPORT_GROUP_OFF;
 			break;
 		case 'h':
 			usage(stdout);

@@ -28,11 +28,11 @@ if [ -n "$kid" ]; then
 fi
 expect_rc 0 "$SCHEDLENS" report -i "$TMP/b.data" --sort dso,sym
 grep -q "prog.*build-id" "$TMP/out" "$TMP/err" && fail "a build-id note for an unchanged binary"
-awk '$3 == "prog" && $5 == "inner" { f = 1 } END { exit !f }' "$TMP/out" || fail "'inner' not named"
+awk '$2 == "prog" && $4 == "inner" { f = 1 } END { exit !f }' "$TMP/out" || fail "'inner' not named"
 
 gcc -g -O0 -o "$TMP/prog" "$src" || fail "cannot rebuild"
 expect_rc 0 "$SCHEDLENS" report -i "$TMP/b.data" --sort dso,sym
 grep -q "$TMP/prog: build-id differs" "$TMP/out" "$TMP/err" || fail "the rebuilt binary is not reported"
-awk '$3 == "prog" && $5 == "inner" { f = 1 } END { exit !f }' "$TMP/out" &&
+awk '$2 == "prog" && $4 == "inner" { f = 1 } END { exit !f }' "$TMP/out" &&
 	fail "the rebuilt binary's symbols were used"
 echo "build-id $id recorded; a rebuilt binary is reported and not symbolized"

@@ -28,7 +28,7 @@ kill "$busy" 2>/dev/null; wait "$busy" 2>/dev/null
 	{ cat "$TMP/err"; fail "report failed"; }
 perf report -i "$TMP/sw.data" --sort comm,dso --stdio 2>/dev/null >"$TMP/perf" ||
 	fail "perf report cannot read the file"
-ours=$(awk '$3 == "hotline" && $4 == "hotline" { sub("%", "", $1); print $1 }' "$TMP/ours")
+ours=$(awk '$2 == "hotline" && $3 == "hotline" { sub("%", "", $1); print $1 }' "$TMP/ours")
 theirs=$(awk '$2 == "hotline" && $3 == "hotline" { sub("%", "", $1); print $1 }' "$TMP/perf")
 [ -n "$ours" ] || { cat "$TMP/ours"; fail "no samples of the running 'hotline' under its name and binary"; }
 [ "$ours" = "$theirs" ] || fail "hotline/hotline share: schedlens $ours%, perf ${theirs:-none}%"
@@ -42,6 +42,6 @@ want=$(( (after - before) / 1000000 ))
 awk -v n="$nr" -v w="$want" 'BEGIN { exit !(n >= w / 4 && n <= w + 10) }' ||
 	fail "hotline has $nr samples, its CPU time over the recording was $want ms"
 "$SCHEDLENS" report -i "$TMP/sw.data" --sort comm,sym 2>/dev/null |
-	awk '$3 == "hotline" && $5 == "chase" { f = 1 } END { exit !f }' ||
+	awk '$2 == "hotline" && $4 == "chase" { f = 1 } END { exit !f }' ||
 	fail "the running program's samples are not resolved to its function 'chase'"
 echo "hotline (running before record -a): $nr samples for $want ms of CPU, $ours% in its own binary, perf $theirs%"

@@ -68,7 +68,7 @@ for mode in --no-children --children; do
 		expect_rc 0 "$SCHEDLENS" report -i "$TMP/hl.data" $mode -g $g --sort sym
 		cp "$TMP/out" "$TMP/rep"
 		perf report -i "$TMP/hl.data" --stdio $mode -g $g --sort sym 2>/dev/null >"$TMP/prep"
-		names=$(awk '/^ +[0-9.]+%/ { sub(/^ +[0-9.]+% +[0-9.]+%  /, ""); print }' "$TMP/rep")
+		names=$(awk '/^ +[0-9.]+%/ { sub(/^ +[0-9.]+%( +[0-9.]+%)?  /, ""); print }' "$TMP/rep")
 		[ -n "$names" ] || fail "$mode -g $g: no entries"
 		while read -r name; do
 			[ "$(grep -c -F -x -e "$name" <<<"$names")" -eq 1 ] || continue

@@ -89,7 +89,7 @@ expect_rc 0 "$SCHEDLENS" report -i "$TMP/dso.data" --sort dso,sym
 cat "$TMP/out" | head -30
 grep -q "$TMP/hl-stripped: stripped" "$TMP/out" || fail "no note for the stripped binary"
 grep -q "$TMP/hl-vanished: file not found" "$TMP/out" || fail "no note for the vanished file"
-grep -qE '^ +[0-9.]+% +[0-9.]+% +hl-nodebug +\[\.\] chase' "$TMP/out" ||
+grep -qE '^ +[0-9.]+% +hl-nodebug +\[\.\] chase' "$TMP/out" ||
 	fail "hl-nodebug's chase not attributed"
 grep -qE 'hl-stripped +\[\.\] 0x' "$TMP/out" || fail "hl-stripped not shown by address"
 grep -qE 'hl-vanished +\[\.\] 0x' "$TMP/out" || fail "hl-vanished not shown by address"

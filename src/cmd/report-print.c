@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedlens report, the tables as perf report --stdio prints them: the header lines of an
+ * event or a group, the share columns (Overhead, or Children and Self; -n's Samples) and the
+ * rows of the hists, an event group's members side by side (--group, the default where the
+ * file describes groups).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report-int.h"
+
+#define PCT_WIDTH 8	/* perf's Overhead, Children and Self columns, per member */
+#define NR_WIDTH 12	/* perf's Samples */
+
+void report__print_count(uint64_t nr_samples, uint64_t period, bool plural, const char *name)
+{
+	double v = (double)nr_samples;
+	char unit = ' ';
+	const char *u;
+
+	/* perf's convert_unit */
+	for (u = "KMG"; *u && v > 1000.0; u++) {
+		v /= 1000.0;
+		unit = *u;
+	}
+	printf("# Samples: %llu%c of event%s '%s'\n", (unsigned long long)v, unit,
+	       plural ? "s" : "", name);
+	printf("# Event count (approx.): %llu\n#\n", (unsigned long long)period);
+}
+
+void report__print_head(const struct report_col *c, size_t n)
+{
+	size_t i, d;
+
+	putchar('#');
+	for (i = 0; i < n; i++)
+		printf(c[i].right ? "%s%*s" : "%s%-*s", i ? "  " : " ", (int)c[i].width,
+		       c[i].title);
+	putchar('\n');
+	putchar('#');
+	for (i = 0; i < n; i++) {
+		fputs(i ? "  " : " ", stdout);
+		for (d = 0; d < c[i].width; d++)
+			putchar('.');
+	}
+	printf("\n#\n");
+}
+
+size_t report__share_cols(const struct report *r, struct report_col *c, size_t nr_members,
+			  bool children)
+{
+	size_t n = 0;
+
+	c[n++] = (struct report_col){ children ? "Children" : "Overhead", PCT_WIDTH * nr_members,
+				      true };
+	if (children)
+		c[n++] = (struct report_col){ "Self", PCT_WIDTH * nr_members, true };
+	if (r->o->show_nr)
+		c[n++] = (struct report_col){ "Samples", NR_WIDTH * nr_members, true };
+	return n;
+}
+
+void report__print_shares(const struct report *r, const double *pct, size_t nr_pct,
+			  const uint64_t *nr, size_t nr_members)
+{
+	size_t i;
+
+	fputs("  ", stdout);
+	for (i = 0; i < nr_pct; i++)
+		printf("%s%*.2f%%", i && i % nr_members == 0 ? "  " : "", PCT_WIDTH - 1, pct[i]);
+	for (i = 0; r->o->show_nr && i < nr_members; i++)
+		printf("%s%*llu", i ? "" : "  ", NR_WIDTH, (unsigned long long)nr[i]);
+}
+
+void report__print_fields(const struct report *r, size_t idx, double period_pct,
+			  double samples_pct)
+{
+	const char *sep = r->o->sep;
+
+	printf("%s%s%.4f%s%.4f", r->info->evsels[idx].name, sep, period_pct, sep, samples_pct);
+}
+
+/*
+ * perf sizes the Command column by the comm its entries' threads have at the end (a comm
+ * before an exec is cut to that width: "perf-ex" for perf-exec, then sleep)
+ */
+static size_t comm_width(struct report *r, const struct hist_key *k)
+{
+	struct taddr al;
+
+	if (threads__resolve(r->threads, k->pid, k->tid, PERF_RECORD_MISC_KERNEL, 0, &al))
+		return strlen(k->comm);
+	return strlen(al.comm);
+}
+
+static size_t key_width(struct report *r, const struct hist_rows *rows, enum hist_sort s,
+			const char *title)
+{
+	size_t w = strlen(title), i, l;
+
+	for (i = 0; i < hist_rows__nr(rows); i++) {
+		const struct hist_key *k = hist_rows__get(rows, i).key;
+
+		switch (s) {
+		case HIST_SORT_COMM:
+			l = comm_width(r, k);
+			break;
+		case HIST_SORT_DSO:
+			l = strlen(k->dso);
+			break;
+		case HIST_SORT_SYM:
+			l = k->sym_name ? strlen(k->sym_name) + 4 : 22;
+			break;
+		default:
+			l = 7;
+			break;
+		}
+		if (l > w)
+			w = l;
+	}
+	return w;
+}
+
+static const char *key_title(enum hist_sort s)
+{
+	static const char *const t[] = { "Command", "Shared Object", "Symbol", "Pid", "CPU" };
+
+	return s < ARRAY_SIZE(t) ? t[s] : "?";
+}
+
+static void print_key(const struct hist_key *k, enum hist_sort s, int w)
+{
+	char b[64];
+
+	switch (s) {
+	case HIST_SORT_COMM:
+		if (w)
+			printf("%-*.*s", w, w, k->comm);
+		else
+			fputs(k->comm, stdout);
+		break;
+	case HIST_SORT_DSO:
+		printf("%-*s", w, k->dso);
+		break;
+	case HIST_SORT_SYM:
+		if (k->sym_name)
+			snprintf(b, sizeof(b), "[%c] %s", k->level, k->sym_name);
+		else
+			snprintf(b, sizeof(b), "[%c] 0x%016llx", k->level,
+				 (unsigned long long)k->addr);
+		printf("%-*s", w, b);
+		break;
+	case HIST_SORT_PID:
+		printf("%*d", w, k->pid);
+		break;
+	case HIST_SORT_CPU:
+		printf("%*d", w, k->cpu);
+		break;
+	default:
+		break;
+	}
+}
+
+const char *report__event_desc(const struct report *r, size_t idx, bool group, char *buf,
+			       size_t size)
+{
+	const char *names[REPORT_MAX_MEMBERS];
+	size_t i, n = r->groups[idx].nr_members;
+
+	if (!group || n <= 1 || n > REPORT_MAX_MEMBERS)
+		return r->info->evsels[idx].name;
+	for (i = 0; i < n; i++)
+		names[i] = r->info->evsels[idx + i].name;
+	return hist_group__desc(&r->groups[idx], 0, names, buf, size);
+}
+
+/* the table of event @idx and the @n - 1 members of its group after it */
+static int print_hist(struct report *r, size_t idx, size_t n)
+{
+	const struct report_opts *o = r->o;
+	struct report_col c[3 + HIST_SORT_MAX];
+	uint64_t tp[REPORT_MAX_MEMBERS], ts[REPORT_MAX_MEMBERS], all_p = 0, all_s = 0;
+	double pct[REPORT_MAX_MEMBERS];
+	struct hist_rows *rows = hist_rows__new(&r->hists[idx], n, o->show_nr);
+	size_t i, j, m, nc, kc = 0;	/* kc: the first key column */
+	char desc[1024];
+
+	if (!rows)
+		return -ENOMEM;
+	for (m = 0; m < n; m++) {
+		tp[m] = hist__total_period(r->hists[idx + m]);
+		ts[m] = hist__total_samples(r->hists[idx + m]);
+		all_p += tp[m];
+		all_s += ts[m];
+	}
+	if (!o->sep) {
+		report__print_count(all_s, all_p, r->groups[idx].nr_members > 1,
+				    report__event_desc(r, idx, n > 1, desc, sizeof(desc)));
+		kc = nc = report__share_cols(r, c, n, false);
+		for (j = 0; j < o->nr_sorts; j++)
+			c[nc++] = (struct report_col){ key_title(o->sorts[j]),
+						       key_width(r, rows, o->sorts[j],
+								 key_title(o->sorts[j])),
+						       false };
+		report__print_head(c, nc);
+	}
+	for (i = 0; i < hist_rows__nr(rows); i++) {
+		struct hist_row e = hist_rows__get(rows, i);
+
+		for (m = 0; m < n; m++)
+			pct[m] = tp[m] ? 100.0 * e.period[m] / tp[m] : 0;
+		if (pct[0] < o->percent_limit)
+			continue;
+		if (o->sep)
+			report__print_fields(r, idx, pct[0],
+					     ts[0] ? 100.0 * e.nr_samples[0] / ts[0] : 0);
+		else
+			report__print_shares(r, pct, n, e.nr_samples, n);
+		for (j = 0; j < o->nr_sorts; j++) {
+			fputs(o->sep ?: "  ", stdout);
+			print_key(e.key, o->sorts[j], o->sep ? 0 : (int)c[kc + j].width);
+		}
+		putchar('\n');
+	}
+	if (!o->sep)
+		printf("\n\n");
+	hist_rows__delete(rows);
+	return 0;
+}
+
+static int group_events(struct report *r)
+{
+	const struct perf_file_header *h = perf_file__header(r->f);
+	size_t i;
+
+	r->groups = calloc(r->nr ?: 1, sizeof(*r->groups));
+	if (!r->groups)
+		return -ENOMEM;
+	bool features = false;
+
+	for (i = 0; i < ARRAY_SIZE(h->features); i++)
+		features |= h->features[i] != 0;
+	/*
+	 * perf forces one group where the file describes none once it has the features: with
+	 * --group and with --no-group alike (either sets group_set), so --no-group names the
+	 * first event's table 'of events'; in a pipe, at the marker after the FEATURE records,
+	 * which a pipe without them (perf before 4.14) never has. A description that does
+	 * not fit the events leaves them groups of their own.
+	 */
+	hist_groups__init(r->groups, r->nr, h->groups, h->nr_groups,
+			  r->o->group != REPORT_GROUP_AUTO && (!h->pipe_mode || features));
+	for (i = 0; i < r->nr; i++)
+		if (r->groups[i].nr_members > REPORT_MAX_MEMBERS)
+			r->groups[i].nr_members = 1;
+	return 0;
+}
+
+int report__print(struct report *r, const struct stream_stats *st)
+{
+	/* members side by side: the hist tables on a terminal, not -t's lines */
+	bool side = r->o->group != REPORT_GROUP_OFF && !r->o->sep &&
+		    !(r->symrep && r->o->sym.labels);
+	size_t i, m, n;
+	int ret = group_events(r);
+
+	report__print_notes(r);
+	if (ret || r->o->sym.folded || r->focus) {
+		if (!ret && r->o->sym.folded)
+			report__print_folded(r);
+		else if (!ret)
+			report__print_focus(r);
+		return ret;
+	}
+	if (!r->o->sep)
+		printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)st->nr_lost);
+	for (i = 0; i < r->nr && !ret; i++) {
+		const struct perf_event_attr *a = &r->info->evsels[i].attr;
+		bool dummy = a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
+		uint64_t nr = 0;
+
+		n = side ? r->groups[i].nr_members : 1;
+		if (!n)
+			continue;	/* shown with its leader */
+		for (m = 0; m < n; m++)
+			nr += r->nr_samples[i + m];
+		if (!nr && (r->o->sep || dummy))
+			continue;
+		if (r->symrep && r->o->sym.labels)
+			report__print_labels(r, i);
+		else
+			ret = print_hist(r, i, n);
+	}
+	return ret;
+}
