@@ -32,7 +32,7 @@ struct target_hooks {
 	int (*phase)(void *ctx, bool enable, uint64_t t_ns);
 	/* called every poll_ms while the child runs (drain ring buffers); may be NULL */
 	int (*tick)(void *ctx);
-	int poll_ms;
+	int poll_ms;	/* read before every wait: a tick may change it (the caller's struct) */
 };
 
 struct target_result {

@@ -11,6 +11,12 @@
 #include "schedlens/stats.h"
 #include "stat-int.h"
 
+/* why event @i did not open; 0 when it did (and for states without counters: unit tests) */
+static int open_error(const struct stat_state *st, size_t i)
+{
+	return st->ctr ? counters__open_error(st->ctr, i) : 0;
+}
+
 /* the values of event @i over the runs where it counted */
 static size_t event_values(const struct stat_state *st, size_t i, double *out)
 {
@@ -40,7 +46,7 @@ static void event_agg(const struct stat_state *st, size_t i, double *scratch, st
 	size_t r;
 
 	memset(a, 0, sizeof(*a));
-	a->supported = !counters__open_error(st->ctr, i);
+	a->supported = !open_error(st, i);
 	for (r = 0; r < st->nr_runs; r++) {
 		const struct counter_value *v = &st->runs[r].v[i];
 
@@ -69,6 +75,8 @@ enum shadow_base {
 	BASE_LL,
 	BASE_DTLB,
 	BASE_ITLB,
+	BASE_STALLED_FRONT,
+	BASE_STALLED_BACK,
 	BASE__NR,
 };
 
@@ -111,6 +119,10 @@ static enum shadow_base base_of(const struct perf_event_attr *a)
 		return BASE_BRANCHES;
 	if (is_hw(a, PERF_COUNT_HW_CACHE_REFERENCES))
 		return BASE_CACHEREFS;
+	if (is_hw(a, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND))
+		return BASE_STALLED_FRONT;
+	if (is_hw(a, PERF_COUNT_HW_STALLED_CYCLES_BACKEND))
+		return BASE_STALLED_BACK;
 	if (a->type == PERF_TYPE_HW_CACHE && a->config <= PERF_COUNT_HW_CACHE_ITLB)
 		return BASE_L1D + (enum shadow_base)a->config; /* op read, result access */
 	return BASE_NONE;
@@ -137,7 +149,7 @@ static void shadow_init(const struct stat_state *st, struct shadow *sh)
 		int ctx = ctx_of(a, b);
 
 		/* perf updates a base with every run it read the event in */
-		if (b == BASE_NONE || counters__open_error(st->ctr, i))
+		if (b == BASE_NONE || open_error(st, i))
 			continue;
 		for (r = 0; r < st->nr_runs; r++) {
 			const struct counter_value *v = &st->runs[r].v[i];
@@ -162,13 +174,21 @@ enum metric_fmt {
 	FMT_3F_PCT,	/* "%8.3f %%" */
 };
 
-/* One shadow metric as perf prints it: @val in format @fmt, then @unit. */
+/*
+ * One shadow metric as perf prints it: @val in format @fmt, then @unit. Instructions have a
+ * second one on a line of its own when stalled cycles were counted: @stalled per insn.
+ */
 struct metric {
 	enum metric_fmt fmt;
 	const char *unit;	/* NULL: this event has no metric */
 	char unit_buf[16];
 	double val;
+	bool has_stalled;
+	double stalled;
 };
+
+#define STALLED_UNIT "stalled cycles per insn"
+
 
 static int metric_format(const struct metric *m, char *buf, size_t len)
 {
@@ -245,6 +265,14 @@ static void metric_of(const struct shadow *sh, const struct perf_event_attr *a, 
 			m->fmt = FMT_2F_SP;
 			m->val = avg / total;
 		}
+		/* perf: the larger of the frontend and backend stalls, per instruction */
+		total = shadow_avg(sh, BASE_STALLED_FRONT, ctx);
+		if (shadow_avg(sh, BASE_STALLED_BACK, ctx) > total)
+			total = shadow_avg(sh, BASE_STALLED_BACK, ctx);
+		if (total && avg) {
+			m->has_stalled = true;
+			m->stalled = total / avg;
+		}
 		return;
 	}
 	if (is_hw(a, PERF_COUNT_HW_BRANCH_MISSES)) {
@@ -299,36 +327,42 @@ static void metric_of(const struct shadow *sh, const struct perf_event_attr *a, 
 	}
 }
 
-/* the comment column of the table: "# <value> <unit>", or empty */
-static void metric_note(const struct metric *m, char *buf, size_t len)
+/* perf's METRIC_LEN: the width of the metric column of the table, " # " included */
+#define METRIC_LEN 35
+
+/* perf's print_metric_std(): " # " value unit, padded to METRIC_LEN; blanks without one */
+static void metric_text(FILE *f, enum metric_fmt fmt, double val, const char *unit)
 {
+	struct metric m = { .fmt = fmt, .val = val };
+	char buf[64];
 	int n;
 
-	buf[0] = '\0';
-	if (m->fmt == FMT_NONE || !m->unit)
+	if (fmt == FMT_NONE || !unit) {
+		fprintf(f, "%-*s", METRIC_LEN, "");
 		return;
-	n = snprintf(buf, len, "# ");
-	n += metric_format(m, buf + n, len - (size_t)n);
-	if ((size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, " %s", m->unit);
+	}
+	n = 3 + metric_format(&m, buf, sizeof(buf));
+	fprintf(f, " # %s %-*s", buf, METRIC_LEN - n - 1, unit);
 }
 
-/* perf's -x metric fields: the value (padding and any '%' after it cut off), the unit */
-static void metric_csv(FILE *f, const char *sep, const struct metric *m)
+/* perf's print_metric_csv(): the value (padding and any '%' after it cut off), the unit */
+static void metric_csv(FILE *f, const char *sep, enum metric_fmt fmt, double val,
+		       const char *unit)
 {
+	struct metric m = { .fmt = fmt, .val = val };
 	char buf[64], *v, *end;
 
-	if (m->fmt == FMT_NONE || !m->unit) {
+	if (fmt == FMT_NONE || !unit) {
 		fprintf(f, "%s%s", sep, sep);
 		return;
 	}
-	metric_format(m, buf, sizeof(buf));
+	metric_format(&m, buf, sizeof(buf));
 	for (v = buf; *v == ' '; v++)
 		;
 	for (end = v; (*end >= '0' && *end <= '9') || *end == '.'; end++)
 		;
 	*end = '\0';
-	fprintf(f, "%s%s%s%s", sep, v, sep, m->unit + strspn(m->unit, " "));
+	fprintf(f, "%s%s%s%s", sep, v, sep, unit + strspn(unit, " "));
 }
 
 static void print_group_digits(FILE *f, double v, int width)
@@ -421,71 +455,117 @@ static void print_footer(const struct stat_state *st, FILE *f)
 	fprintf(f, "\n\n");
 }
 
-void stat__print_text(const struct stat_state *st, FILE *f, bool group)
+/*
+ * One event's line of perf stat's table (util/stat-display.c: abs_printout(), then the
+ * metrics, then the noise and running percentages), after @prefix. @missing: <not supported>
+ * or <not counted>, else @val counted; @noise_pct printed when non-zero, @run_pct when it is
+ * below 100 (negative: never). Instructions' stalled cycles per insn go on a line of their
+ * own, indented as perf's do_new_line_std() does.
+ */
+static void print_line_text(FILE *f, const char *prefix, const struct event_desc *ev,
+			    const char *missing, double val, bool group, const struct metric *m,
+			    double noise_pct, double run_pct)
 {
-	const struct stat_opts *o = st->o;
+	const char *unit = is_msec(ev) ? "msec" : "";
+
+	fputs(prefix, f);
+	if (missing) {
+		fprintf(f, "%18s %-4s %-25s", missing, unit, ev->name);
+		metric_text(f, FMT_NONE, 0, NULL);
+	} else {
+		if (is_msec(ev))
+			fprintf(f, "%18.2f", val / 1e6);
+		else if (group)
+			print_group_digits(f, val, 18);
+		else
+			fprintf(f, "%18.0f", val);
+		fprintf(f, " %-4s %-32s", unit, ev->name);
+		metric_text(f, m->fmt, m->val, m->unit);
+		if (m->has_stalled) {
+			fprintf(f, "\n%s%49s", prefix, "");
+			metric_text(f, FMT_2F_SP, m->stalled, STALLED_UNIT);
+		}
+	}
+	if (noise_pct)
+		fprintf(f, "  ( +-%6.2f%% )", noise_pct);
+	if (run_pct >= 0 && run_pct < 99.995)
+		fprintf(f, "  (%.2f%%)", run_pct);
+	fprintf(f, "\n");
+}
+
+void stat__print_lines(const struct stat_state *st, FILE *f, const char *prefix, bool group)
+{
 	double *vals = calloc(st->nr_runs ?: 1, sizeof(double));
 	struct summary s;
 	struct shadow sh;
 	struct metric m;
-	char what[512], note[96];
-	bool multiplexed = false;
 	size_t i, n, r;
 
 	shadow_init(st, &sh);
-	describe_target(o, what, sizeof(what));
+	memset(&m, 0, sizeof(m));
+	for (i = 0; vals && i < st->nr; i++) {
+		const struct event_desc *ev = &st->evs[i];
+		double run_pct = 0, ena = 0, run = 0;
+
+		if (open_error(st, i) && !st->runs[0].v[i].ena) {
+			print_line_text(f, prefix, ev, "<not supported>", 0, group, &m, 0, -1);
+			continue;
+		}
+		for (r = 0; r < st->nr_runs; r++) {
+			run_pct += st->runs[r].v[i].running_pct / (double)st->nr_runs;
+			ena += (double)st->runs[r].v[i].ena;
+			run += (double)st->runs[r].v[i].run;
+		}
+		n = event_values(st, i, vals);
+		if (!n) {
+			/* perf: the share it ran, where it was enabled at all */
+			print_line_text(f, prefix, ev, "<not counted>", 0, group, &m, 0,
+					ena ? 100.0 * run / ena : -1);
+			continue;
+		}
+		stats__summarize(vals, n, &s);
+		metric_of(&sh, &ev->attr, s.mean, &m);
+		print_line_text(f, prefix, ev, NULL, s.mean, group, &m,
+				st->nr_runs > 1 ? s.sem_pct : 0, run_pct);
+		memset(&m, 0, sizeof(m));
+	}
+	free(vals);
+}
+
+void stat__print_text(const struct stat_state *st, FILE *f, bool group)
+{
+	bool multiplexed = false;
+	char what[512];
+	size_t i, r;
+
+	describe_target(st->o, what, sizeof(what));
 	fprintf(f, "\n Performance counter stats for '%s'", what);
 	if (st->nr_runs > 1)
 		fprintf(f, " (%zu runs)", st->nr_runs);
 	fprintf(f, ":\n\n");
-	for (i = 0; vals && i < st->nr; i++) {
-		const struct event_desc *ev = &st->evs[i];
+	stat__print_lines(st, f, "", group);
+	for (i = 0; i < st->nr; i++) {
 		double run_pct = 0;
 
-		if (counters__open_error(st->ctr, i) && !st->runs[0].v[i].ena) {
-			fprintf(f, "%18s      %s\n", "<not supported>", ev->name);
-			continue;
-		}
-		n = event_values(st, i, vals);
-		if (!n) {
-			fprintf(f, "%18s      %s\n", "<not counted>", ev->name);
-			continue;
-		}
-		stats__summarize(vals, n, &s);
 		for (r = 0; r < st->nr_runs; r++)
 			run_pct += st->runs[r].v[i].running_pct / (double)st->nr_runs;
-		if (is_msec(ev))
-			fprintf(f, "%18.2f msec %-33s", s.mean / 1e6, ev->name);
-		else if (group)
-			print_group_digits(f, s.mean, 18), fprintf(f, "      %-33s", ev->name);
-		else
-			fprintf(f, "%18.0f      %-33s", s.mean, ev->name);
-		metric_of(&sh, &ev->attr, s.mean, &m);
-		metric_note(&m, note, sizeof(note));
-		if (st->nr_runs > 1 && s.sem_pct != 0)
-			fprintf(f, "%-36s( +- %5.2f%% )", note, s.sem_pct);
-		else
-			fprintf(f, "%s", note);
-		if (run_pct < 99.995) {
-			fprintf(f, "  (%.2f%%)", run_pct);
-			multiplexed = true;
-		}
-		fprintf(f, "\n");
+		multiplexed |= st->runs[0].v[i].counted && run_pct < 99.995;
 	}
 	print_footer(st, f);
 	if (multiplexed)
 		fprintf(f, " Some events were multiplexed: values in parentheses are the share of\n"
 			   " the time each counted; the counts above are scaled up from it.\n\n");
-	free(vals);
 }
 
 /*
  * perf stat -x's line per event (util/stat-display.c): value, unit, event, [variance with
  * -r,] running time in ns, running percentage, metric value, metric unit. Counts are
  * integers, the clocks milliseconds with two decimals; a count that is missing is
- * <not supported> or <not counted> with the metric fields empty.
+ * <not supported> or <not counted> with the metric fields empty. Instructions' stalled cycles
+ * per insn follow on a line of their own: @prefix, three empty fields (perf's new_line_csv()),
+ * then the metric's two.
  */
-void stat__print_csv(const struct stat_state *st, FILE *f)
+void stat__print_csv(const struct stat_state *st, FILE *f, const char *prefix)
 {
 	const char *sep = st->o->sep;
 	double *scratch = calloc(st->nr_runs ?: 1, sizeof(double));
@@ -502,6 +582,7 @@ void stat__print_csv(const struct stat_state *st, FILE *f)
 		event_agg(st, i, scratch, &a);
 		run = (uint64_t)a.run;
 		ena = (uint64_t)a.ena;
+		fputs(prefix, f);
 		if (!a.ok)
 			fprintf(f, "%s", a.supported ? "<not counted>" : "<not supported>");
 		else if (is_msec(ev))
@@ -518,7 +599,11 @@ void stat__print_csv(const struct stat_state *st, FILE *f)
 			metric_of(&sh, &ev->attr, a.val, &m);
 		else
 			memset(&m, 0, sizeof(m));
-		metric_csv(f, sep, &m);
+		metric_csv(f, sep, m.fmt, m.val, m.unit);
+		if (m.has_stalled) {
+			fprintf(f, "\n%s%s%s%s", prefix, sep, sep, sep);
+			metric_csv(f, sep, FMT_2F_SP, m.stalled, STALLED_UNIT);
+		}
 		fprintf(f, "\n");
 	}
 	free(scratch);
@@ -563,7 +648,7 @@ int stat__write_json(const struct stat_state *st, const char *path)
 		json_object_set_new(it, "exit_status", json_integer(st->runs[r].exit_code));
 		for (i = 0; i < st->nr; i++) {
 			const struct counter_value *v = &st->runs[r].v[i];
-			int oe = counters__open_error(st->ctr, i);
+			int oe = open_error(st, i);
 
 			if (v->counted)
 				results__set(it, st->evs[i].name, v->scaled);

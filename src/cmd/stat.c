@@ -9,6 +9,7 @@
 #include <fnmatch.h>
 #include <getopt.h>
 #include <perf/cpumap.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +51,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: schedlens stat [-e EVENTS] [-d|-dd|-ddd] [-r N] [-a] [-C CPUS] [-p PID]\n"
-		"                      [-x SEP] [--json] [-o FILE] [--whole] -- COMMAND [ARGS...]\n"
+		"                      [-x SEP] [--json] [-o FILE] [--whole] [-I MSEC [--interval-count N]]\n"
+		"                      -- COMMAND [ARGS...]\n"
 		"       schedlens stat [OPTIONS] --bench NAME [WORKLOAD OPTIONS...]\n\n"
 		"  -e, --event LIST    events to count (perf names, tracepoints, rNNNN, libpfm4 names)\n"
 		"  -d, --detailed      add L1 and LLC events; -dd and -ddd add more\n"
@@ -62,7 +64,9 @@ static void usage(FILE *f)
 		"      --json          write a results document (schema schedlens-results)\n"
 		"  -o, --output FILE   write the output to FILE instead of stdout\n"
 		"      --bench NAME    run a built-in workload in-process (see 'schedlens bench --list')\n"
-		"      --whole         count from exec to exit even for `schedlens bench` workloads\n\n"
+		"      --whole         count from exec to exit even for `schedlens bench` workloads\n"
+		"  -I, --interval-print MSEC  print the counts of every MSEC ms, as perf stat -I\n"
+		"      --interval-count N     stop printing after N intervals\n\n"
 		"The workload's exit status is returned. Without -e: perf's default events, plus the\n"
 		"L1 and LLC events where this machine has them.\n");
 }
@@ -197,8 +201,20 @@ static int hook_attach(void *ctx, pid_t pid)
 	else
 		t.enable_on_exec = true;
 	ret = counters__open(st->ctr, &t, &st->err);
+	if (ret != -ENOMEM && o->interval_ms)
+		ret = stat__interval_start(st, now_ns());
 	/* a failure of every event is reported per event, not fatal */
 	return ret == -ENOMEM ? ret : 0;
+}
+
+/* -I: print the intervals that ended, and wake when the next one ends */
+static int hook_tick(void *ctx)
+{
+	struct stat_state *st = ctx;
+
+	stat__interval_tick(st, st->out, stat_stop);
+	st->iv.hooks->poll_ms = stat__interval_wait_ms(st);
+	return 0;
 }
 
 static int hook_phase(void *ctx, bool enable, uint64_t t_ns)
@@ -273,8 +289,14 @@ static int run_attached(struct stat_state *st, struct run_values *rv)
 	if (ret && ret != -ENOENT && ret != -EOPNOTSUPP)
 		return ret;
 	start = now_ns();
-	while (!stat_stop && (!st->o->pid || !kill(st->o->pid, 0)))
-		usleep(100000);
+	if (st->o->interval_ms && stat__interval_start(st, start))
+		return -ENOMEM;
+	/* perf: a -p target gone ends it without a last interval, Ctrl-C with one */
+	while (!stat_stop && (!st->o->pid || !kill(st->o->pid, 0)) && !st->iv.done) {
+		poll(NULL, 0, st->o->interval_ms ? stat__interval_wait_ms(st) : 100);
+		if (st->o->interval_ms)
+			stat__interval_tick(st, st->out, stat_stop);
+	}
 	rv->elapsed_s = (double)(now_ns() - start) / 1e9;
 	return read_run(st, rv);
 }
@@ -293,10 +315,19 @@ static int run_once(struct stat_state *st, struct run_values *rv)
 	struct target_result res;
 	int ret;
 
+	/* -I: the tick sets the next poll's timeout to the interval's end */
+	if (st->o->interval_ms) {
+		h.tick = hook_tick;
+		h.poll_ms = (int)st->o->interval_ms;
+		st->iv.hooks = &h;
+	}
+
 	/* the child is reaped inside target__run: its CPU time joins RUSAGE_CHILDREN */
 	getrusage(RUSAGE_CHILDREN, &ru0);
 	ret = target__run(&t, &h, &stat_stop, &res, &st->err);
 	getrusage(RUSAGE_CHILDREN, &ru1);
+	if (st->o->interval_ms && !ret)
+		stat__interval_end(st, st->out);
 	rv->user_s = tv_seconds(&ru1.ru_utime) - tv_seconds(&ru0.ru_utime);
 	rv->sys_s = tv_seconds(&ru1.ru_stime) - tv_seconds(&ru0.ru_stime);
 	if (res.metrics && st->o->wl->format) {
@@ -324,7 +355,6 @@ static int run_stat(const struct stat_opts *o)
 {
 	struct stat_state st = { .o = o };
 	struct sigaction sa = { .sa_handler = on_sigint };
-	FILE *out = stdout;
 	int ret, code = 0;
 	long r;
 
@@ -342,6 +372,14 @@ static int run_stat(const struct stat_opts *o)
 		goto out;
 	}
 	st.follow_phase = !o->whole && (o->wl || target__is_own_bench(o->argv));
+	/* perf prints counts to stderr so the workload's stdout stays clean; so do we */
+	st.out = stderr;
+	if (o->output && !o->json && !(st.out = fopen(o->output, "w"))) {
+		fprintf(stderr, "schedlens stat: cannot open '%s': %s\n", o->output, strerror(errno));
+		st.out = NULL;
+		code = 1;
+		goto out;
+	}
 	sigaction(SIGINT, &sa, NULL);
 	for (r = 0; r < o->repeat && !stat_stop; r++) {
 		st.err.msg[0] = '\0';
@@ -357,6 +395,11 @@ static int run_stat(const struct stat_opts *o)
 		st.nr_runs++;
 		code = st.runs[r].exit_code;
 	}
+	if (o->interval_ms) {
+		/* perf: every interval printed as it ended, nothing after; Ctrl-C ends it by SIGINT */
+		code = stat_stop ? 128 + SIGINT : code;
+		goto out_close;
+	}
 	if (stat_stop)
 		fprintf(stderr, "schedlens stat: %s after %zu run%s\n",
 			o->pid || o->argc || o->wl ? "interrupted" : "stopped", st.nr_runs,
@@ -371,20 +414,16 @@ static int run_stat(const struct stat_opts *o)
 		}
 		goto out;
 	}
-	if (o->output && !(out = fopen(o->output, "w"))) {
-		fprintf(stderr, "schedlens stat: cannot open '%s': %s\n", o->output, strerror(errno));
-		code = 1;
-		goto out;
-	}
-	/* perf prints counts to stderr so the workload's stdout stays clean; so do we */
 	if (o->sep)
-		stat__print_csv(&st, o->output ? out : stderr);
+		stat__print_csv(&st, st.out, "");
 	else
-		stat__print_text(&st, o->output ? out : stderr, isatty(fileno(o->output ? out : stderr)));
-	if (o->output ? fclose(out) : fflush(stderr)) {
+		stat__print_text(&st, st.out, isatty(fileno(st.out)));
+out_close:
+	if (st.out != stderr ? fclose(st.out) : fflush(stderr)) {
 		fprintf(stderr, "schedlens stat: cannot write the output\n");
 		code = 1;
 	}
+	st.out = NULL;
 	/* events that no run could open: say why once, below the table */
 	for (size_t i = 0; i < st.nr; i++) {
 		int oe = counters__open_error(st.ctr, i);
@@ -396,6 +435,9 @@ static int run_stat(const struct stat_opts *o)
 		}
 	}
 out:
+	if (st.out && st.out != stderr)
+		fclose(st.out);
+	stat__interval_exit(&st);
 	for (r = 0; r < (long)st.nr_runs; r++)
 		free(st.runs[r].v);
 	free(st.runs);
@@ -483,6 +525,8 @@ int cmd_stat(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "bench", required_argument, NULL, 'b' },
 		{ "whole", no_argument, NULL, 'W' },
+		{ "interval-print", required_argument, NULL, 'I' },
+		{ "interval-count", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -493,7 +537,7 @@ int cmd_stat(int argc, char **argv)
 	int c, code;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:dr:aC:p:x:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:dr:aC:p:x:o:I:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (append_events(&o, optarg))
@@ -543,6 +587,21 @@ int cmd_stat(int argc, char **argv)
 		case 'W':
 			o.whole = true;
 			break;
+		case 'I':
+			/* perf: any number of ms, 0 for none (6.1 has no minimum) */
+			if (parse_long(optarg, 0, INT32_MAX, &o.interval_ms)) {
+				fprintf(stderr, "schedlens stat: -I '%s': expected milliseconds\n",
+					optarg);
+				goto usage_err;
+			}
+			break;
+		case 'N':
+			if (parse_long(optarg, 0, INT32_MAX, &o.interval_count)) {
+				fprintf(stderr, "schedlens stat: --interval-count '%s': expected a "
+						"number of intervals\n", optarg);
+				goto usage_err;
+			}
+			break;
 		case 'h':
 			usage(stdout);
 			free(o.events);
@@ -578,6 +637,20 @@ parsed:
 	}
 	if (!o.pid && !o.wl && o.argc == 0 && !o.system_wide) {
 		fprintf(stderr, "schedlens stat: no command to measure (or -a to count until Ctrl-C)\n");
+		goto usage_err;
+	}
+	if (o.interval_count && !o.interval_ms) {
+		fprintf(stderr, "schedlens stat: --interval-count goes with -I (as in perf)\n");
+		goto usage_err;
+	}
+	if (o.interval_ms && o.repeat > 1) {
+		/* perf 6.1 runs the command N times and prints only the first run's intervals */
+		fprintf(stderr, "schedlens stat: -I cannot be combined with -r: perf 6.1 takes both "
+				"but prints the intervals of the first run only\n");
+		goto usage_err;
+	}
+	if (o.interval_ms && o.json) {
+		fprintf(stderr, "schedlens stat: -I and --json are exclusive\n");
 		goto usage_err;
 	}
 	if (o.json && o.sep) {
