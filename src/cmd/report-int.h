@@ -8,6 +8,7 @@
 
 #include "schedlens/hist.h"
 #include "schedlens/perfdata.h"
+#include "schedlens/sample-read.h"
 #include "schedlens/symbols.h"
 #include "schedlens/threads.h"
 #include "schedlens/util.h"
@@ -75,6 +76,7 @@ struct report {
 	bool kagg_allowed;		/* false: read again in time order */
 	struct report_kagg *kagg;	/* kernel samples by place (report-kagg.c), or NULL */
 	struct hist_group *groups;	/* [event], set before printing */
+	struct sample_read *sread;	/* NULL: no event's samples read counters */
 };
 
 /* report.c: where @s landed, into hist key @k; symrep (if any) counts it */

@@ -34,6 +34,9 @@ static int rep_begin(void *ctx, const struct stream_info *info)
 		if (!r->hists[i])
 			return -ENOMEM;
 	}
+	r->sread = sample_read__new(info, &ret);
+	if (ret)
+		return ret;
 	ret = report__sym_begin(r, info);
 	if (ret || (r->symrep && !symrep__per_place(r->symrep)))
 		return ret;
@@ -65,7 +68,7 @@ int report__place(struct report *r, const struct stream_sample *s, struct hist_k
 	return r->symrep ? report__sym_sample(r, s, &al, k) : 0;
 }
 
-static int rep_sample(void *ctx, const struct stream_sample *s)
+static int rep_one_sample(void *ctx, const struct stream_sample *s)
 {
 	struct report *r = ctx;
 	struct report_memo *m = NULL;
@@ -102,6 +105,16 @@ static int rep_sample(void *ctx, const struct stream_sample *s)
 				   .evidx = (uint32_t)s->evsel->idx, .idx = m->idx,
 				   .sym = k.sym_name };
 	return ret;
+}
+
+/* a sample that read its group's counters (:S) stands for one sample per value, as in perf */
+static int rep_sample(void *ctx, const struct stream_sample *s)
+{
+	struct report *r = ctx;
+
+	if (r->sread && sample_read__reads(s->evsel))
+		return sample_read__deliver(r->sread, s, rep_one_sample, r);
+	return rep_one_sample(r, s);
 }
 
 static int rep_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm, bool exec,
@@ -193,6 +206,7 @@ out_free:
 	free(r.period);
 	free(r.memo);
 	free(r.groups);
+	sample_read__delete(r.sread);
 	report__kagg_delete(&r);
 	threads__delete(r.threads);
 	symrep__delete(r.symrep);

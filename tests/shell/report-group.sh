@@ -4,9 +4,10 @@
 # report's run here, line for line, on every fixture perf reads, for --sort comm,dso, sym
 # and the default, as perf shows it by default (a group's members side by side where the
 # file describes groups), with -n (Samples), --group (every event one group where it
-# describes none) and --no-group; and on an event group recorded here with perf record
-# ({cpu-clock,task-clock}), --sort comm,dso and dso line for line, --sort sym's header lines
-# (perf and libdwfl name some symbols by other aliases).
+# describes none) and --no-group; and on event groups recorded here with perf record
+# ({cpu-clock,task-clock}, and :S, the leader's samples reading both counters), --sort
+# comm,dso and dso line for line, --sort sym's header lines (perf and libdwfl name some
+# symbols by other aliases).
 source "$(dirname "$0")/lib.sh"
 need_fixtures
 need_perf
@@ -68,18 +69,22 @@ expect_rc 0 "$SCHEDLENS" report -i "$f" --sort comm,dso --no-group
 expect_rc 0 "$SCHEDLENS" report -i "$f" --sort comm,dso -t '|'
 grep -qx 'instructions:pp|57.5000|57.5000|echo|\[kernel.kallsyms\]' "$TMP/out" || fail "-t lines changed"
 
-# an event group recorded here
-perf record -e '{cpu-clock,task-clock}' -o "$TMP/g.data" -- ls -R /usr/share >/dev/null 2>"$TMP/rec.err" ||
-	skip "perf record cannot record a software event group here: $(tail -1 "$TMP/rec.err")"
-for sort in comm,dso dso; do
-	for mode in "" -n --no-group; do
-		# shellcheck disable=SC2086
-		same "recorded group --sort $sort $mode" -i "$TMP/g.data" --no-children -g none \
-			--sort $sort $mode -- -i "$TMP/g.data" --sort $sort $mode
+# event groups recorded here: sampled by each event, and by the leader reading the others
+# (:S, PERF_SAMPLE_READ: each sample stands for one per counter, its increase the period)
+for g in '{cpu-clock,task-clock}' '{cpu-clock,task-clock}:S'; do
+	perf record -e "$g" -o "$TMP/g.data" -- ls -R /usr/share >/dev/null 2>"$TMP/rec.err" ||
+		skip "perf record cannot record the software event group $g here: $(tail -1 "$TMP/rec.err")"
+	for sort in comm,dso dso; do
+		for mode in "" -n --no-group; do
+			# shellcheck disable=SC2086
+			same "recorded $g --sort $sort $mode" -i "$TMP/g.data" --no-children -g none \
+				--sort $sort $mode -- -i "$TMP/g.data" --sort $sort $mode
+		done
 	done
+	perf_table -i "$TMP/g.data" --no-children -g none --sort sym | grep '^#' >"$TMP/perf"
+	ours_table -i "$TMP/g.data" --sort sym | grep '^#' >"$TMP/ours"
+	diff -u "$TMP/perf" "$TMP/ours" || fail "recorded $g --sort sym: header lines differ from perf"
+	grep -q "of events 'anon group { cpu-clock, task-clock }'" "$TMP/ours" ||
+		fail "recorded $g not shown as one group"
 done
-perf_table -i "$TMP/g.data" --no-children -g none --sort sym | grep '^#' >"$TMP/perf"
-ours_table -i "$TMP/g.data" --sort sym | grep '^#' >"$TMP/ours"
-diff -u "$TMP/perf" "$TMP/ours" || fail "recorded group --sort sym: header lines differ from perf"
-grep -q "of events 'anon group { cpu-clock, task-clock }'" "$TMP/ours" || fail "recorded group not shown as one"
-echo "with the recorded group: $lines lines equal perf's"
+echo "with the groups recorded here: $lines lines equal perf's"
