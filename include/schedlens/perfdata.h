@@ -179,6 +179,7 @@ struct perf_writer_evsel {
 	const char *name;
 	const uint64_t *ids;
 	size_t nr_ids;
+	uint32_t nr_members;	/* > 1: leads a group of itself and the next events (GROUP_DESC) */
 };
 
 struct perf_writer;

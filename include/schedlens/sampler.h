@@ -37,6 +37,8 @@ struct sampler_event {
 struct sampler_opts {
 	const struct sampler_event *events;
 	size_t nr_events;
+	const size_t *group_sizes;	/* NULL, or per event: > 1 leads a group of itself and
+					 * the next events, opened on its fd as perf opens {A,B} */
 	const char *cpus;		/* system-wide on this CPU list ("0-3,6"); NULL: online CPUs */
 	pid_t pid;			/* > 0: follow this task instead (with its children, per CPU) */
 	bool no_inherit;		/* with pid: only the task itself, per-thread buffers */

@@ -5,7 +5,9 @@
  * with a copy of /proc/kallsyms beside it (FILE.kallsyms) for analysis elsewhere. As perf
  * record does, a tracepoint is sampled at every event (-c 1) with its payload (RAW), and the
  * file carries the tracing data that formats it; --sched records the tracepoints `sched -i`
- * reads, system-wide, as `perf sched record`.
+ * reads, system-wide, as `perf sched record`. A group (-e '{A,B}') is opened as perf opens
+ * one (members on the leader's fd, disabled on the leader only) and described in the file's
+ * GROUP_DESC, so perf report shows its events side by side.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -107,31 +109,84 @@ static int pick_sched(struct event_desc *evs, size_t *n, char *note, size_t len,
 	return 0;
 }
 
+/* append the events of list @str (@len bytes) to @evs; @group: they are one group */
+static int add_list(const char *str, size_t len, bool group, struct event_desc *evs,
+		    size_t *groups, size_t *n, struct errbuf *err)
+{
+	char *copy = strndup(str, len);
+	struct event_desc *list = NULL;
+	size_t k, nl = 0;
+	int ret = copy ? 0 : -ENOMEM;
+
+	if (!ret && copy[strspn(copy, ",")])
+		ret = events__parse_list(copy, &list, &nl, err);
+	for (k = 0; !ret && k < nl && *n < RECORD_MAX_EVENTS; k++) {
+		groups[*n] = group && !k ? nl : 0;
+		evs[(*n)++] = list[k];
+	}
+	if (!ret && k < nl)
+		ret = err__set(err, -E2BIG, "more than %d events", RECORD_MAX_EVENTS);
+	free(list);
+	free(copy);
+	return ret;
+}
+
+/*
+ * One -e argument as perf takes it: events and {A,B} groups, in any order ("x,{a,b},y"). A
+ * group is opened as perf record opens one (its members on the leader's fd); a group's
+ * modifiers ('}:S') are not taken. @groups[i]: the size of the group event i leads, or 0.
+ */
+static int parse_event_arg(const char *arg, struct event_desc *evs, size_t *groups,
+			   size_t *n, struct errbuf *err)
+{
+	const char *p = arg, *open, *close;
+	int ret = 0;
+
+	while (!ret && *p) {
+		open = strchr(p, '{');
+		close = strchr(p, '}');
+		if (!open) {
+			if (close)
+				return err__set(err, -EINVAL, "'%s': '}' without '{'", arg);
+			return add_list(p, strlen(p), false, evs, groups, n, err);
+		}
+		if (close && close < open)
+			return err__set(err, -EINVAL, "'%s': '}' without '{'", arg);
+		ret = add_list(p, (size_t)(open - p), false, evs, groups, n, err);
+		close = strchr(open, '}');
+		if (!ret && !close)
+			return err__set(err, -EINVAL, "'%s': '{' without '}'", arg);
+		if (!ret && memchr(open + 1, '{', (size_t)(close - open - 1)))
+			return err__set(err, -EINVAL, "'%s': groups do not nest", arg);
+		if (!ret && close[1] && close[1] != ',')
+			return err__set(err, -EINVAL, "'%s': group modifiers ('}%.8s') are not "
+					"taken: give each event its own (:u, :k)", arg, close + 1);
+		if (!ret && close == open + 1)
+			return err__set(err, -EINVAL, "'%s': an empty group", arg);
+		if (!ret)
+			ret = add_list(open + 1, (size_t)(close - open - 1), true, evs, groups, n,
+				       err);
+		p = close + 1 + (close[1] == ',');
+	}
+	return ret;
+}
+
 /*
  * The events to sample: every -e list, --sched's tracepoints, else the L1D miss event, else
  * cpu-clock with a note (into @note).
  */
-static int pick_events(const struct record_opts *o, struct event_desc *evs, size_t *n,
-		       char *note, size_t len, struct errbuf *err)
+static int pick_events(const struct record_opts *o, struct event_desc *evs, size_t *groups,
+		       size_t *n, char *note, size_t len, struct errbuf *err)
 {
-	struct event_desc *list;
-	size_t i, k, nl;
+	size_t i;
 	int ret;
 
 	note[0] = '\0';
 	*n = 0;
 	for (i = 0; i < o->nr_event_args; i++) {
-		if (strpbrk(o->events[i], "{}"))
-			return err__set(err, -EINVAL, "event groups ('%s') are not recorded as groups "
-					"yet: give the events as -e A -e B", o->events[i]);
-		ret = events__parse_list(o->events[i], &list, &nl, err);
+		ret = parse_event_arg(o->events[i], evs, groups, n, err);
 		if (ret)
 			return ret;
-		for (k = 0; k < nl && *n < RECORD_MAX_EVENTS; k++)
-			evs[(*n)++] = list[k];
-		free(list);
-		if (k < nl)
-			return err__set(err, -E2BIG, "more than %d events", RECORD_MAX_EVENTS);
 	}
 	if (o->sched && (ret = pick_sched(evs, n, note, len, err)))
 		return ret;
@@ -316,6 +371,9 @@ static int rec_attach(void *ctx, pid_t pid)
 		wev[i].name = info->evsels[i].name;
 		wev[i].ids = info->evsels[i].ids;
 		wev[i].nr_ids = info->evsels[i].nr_ids;
+		/* the sampler's events: the caller's in order, then its tracking event */
+		if (i < rr->so.nr_events)
+			wev[i].nr_members = (uint32_t)rr->so.group_sizes[i];
 	}
 	ret = perf_writer__new(&rr->r.w, rr->o->output, wev, info->nr_evsels, &rr->err);
 	free(wev);
@@ -394,11 +452,12 @@ static int run_record(const struct record_opts *o)
 	struct target_result res = { 0 };
 	struct sampler_event sev[RECORD_MAX_EVENTS];
 	struct event_desc *evs = calloc(RECORD_MAX_EVENTS, sizeof(*evs));
+	size_t groups[RECORD_MAX_EVENTS] = { 0 };
 	char note[512];
 	size_t i, n = 0;
 	int ret = 1, rc;
 
-	if (!evs || pick_events(o, evs, &n, note, sizeof(note), &rr.err)) {
+	if (!evs || pick_events(o, evs, groups, &n, note, sizeof(note), &rr.err)) {
 		fprintf(stderr, "record: %s\n", evs ? rr.err.msg : "out of memory");
 		free(evs);
 		return evs ? 2 : 1;
@@ -413,6 +472,7 @@ static int run_record(const struct record_opts *o)
 	rr.note = note;
 	rr.so.events = sev;
 	rr.so.nr_events = n;
+	rr.so.group_sizes = groups;
 	rr.so.cpus = o->cpus;
 	rr.so.start_disabled = o->wl || target__is_own_bench(o->argv);
 	rr.ops = (struct stream_ops){ .ctx = &rr.r, .raw = rec_raw, .lost = rec_lost };
@@ -448,7 +508,8 @@ static void usage(FILE *f)
 		"usage: schedlens record [-e EVENT] [-c PERIOD | -F FREQ] [-g] [--call-graph fp|dwarf[,SIZE]]\n"
 		"                        [-a] [-C CPUS] [-o FILE] (-- COMMAND [ARGS] | --bench NAME [ARGS])\n"
 		"  -e, --event EVENTS   events to sample, comma-separated, -e again for more\n"
-		"                       (default: the L1D miss event, else cpu-clock)\n"
+		"                       (default: the L1D miss event, else cpu-clock); {A,B}\n"
+		"                       samples A and B as one group, as perf record\n"
 		"      --sched          the tracepoints 'schedlens sched -i' reads, system-wide\n"
 		"                       (perf sched record)\n"
 		"  -c, --count PERIOD   sample every PERIOD events (tracepoints: 1, every event)\n"

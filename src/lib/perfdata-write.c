@@ -232,7 +232,7 @@ static void writer_free(struct perf_writer *w)
 
 static int check_evsels(const struct perf_writer_evsel *ev, size_t nr, struct errbuf *err)
 {
-	size_t i;
+	size_t i, group_end = 0;
 
 	if (!nr)
 		return err__set(err, -EINVAL, "no events to write");
@@ -244,6 +244,11 @@ static int check_evsels(const struct perf_writer_evsel *ev, size_t nr, struct er
 		if (ev[i].attr.sample_id_all != ev[0].attr.sample_id_all)
 			return err__set(err, -EINVAL, "event '%s': sample_id_all differs",
 					ev[i].name ?: "?");
+		if (ev[i].nr_members > 1 && (ev[i].nr_members > nr - i || group_end > i))
+			return err__set(err, -EINVAL, "event '%s': a group of %u past the events "
+					"or inside another", ev[i].name ?: "?", ev[i].nr_members);
+		if (ev[i].nr_members > 1)
+			group_end = i + ev[i].nr_members;
 	}
 	return 0;
 }
@@ -540,6 +545,35 @@ static void write_event_desc(struct perf_writer *w)
 	}
 }
 
+/* the events that lead a group of two or more */
+static uint32_t nr_groups(const struct perf_writer *w)
+{
+	uint32_t n = 0;
+	size_t i;
+
+	for (i = 0; i < w->nr; i++)
+		n += w->evsels[i].nr_members > 1;
+	return n;
+}
+
+/*
+ * GROUP_DESC as perf writes it (write_group_desc()): the number of groups, then each one's
+ * name ("{anon_group}" for one given as {A,B}), its leader's index and its size
+ */
+static void write_group_desc(struct perf_writer *w)
+{
+	size_t i;
+
+	wr32(w, nr_groups(w));
+	for (i = 0; i < w->nr; i++) {
+		if (w->evsels[i].nr_members < 2)
+			continue;
+		wrstr(w, "{anon_group}");
+		wr32(w, (uint32_t)i);
+		wr32(w, w->evsels[i].nr_members);
+	}
+}
+
 static int tracing_data(struct perf_writer *w, struct errbuf *err)
 {
 	const char **tps;
@@ -612,6 +646,9 @@ static void feature(struct perf_writer *w, int feat, uint64_t (*sec)[2], uint64_
 	case PERF_FEAT_CPU_TOPOLOGY:
 		write_cpu_topology(w);
 		break;
+	case PERF_FEAT_GROUP_DESC:
+		write_group_desc(w);
+		break;
 	case PERF_FEAT_BUILD_ID:
 		write_build_ids(w);
 		break;
@@ -622,11 +659,12 @@ static void feature(struct perf_writer *w, int feat, uint64_t (*sec)[2], uint64_
 	bits[feat / 64] |= 1ULL << (feat % 64);
 }
 
-/* tracing data and build-ids only when there are some */
+/* tracing data, build-ids and groups only when there are some */
 static bool wanted(const struct perf_writer *w, int feat)
 {
 	return (feat != PERF_FEAT_TRACING_DATA || w->td_set) &&
-	       (feat != PERF_FEAT_BUILD_ID || w->nr_bids);
+	       (feat != PERF_FEAT_BUILD_ID || w->nr_bids) &&
+	       (feat != PERF_FEAT_GROUP_DESC || nr_groups(w));
 }
 
 int perf_writer__close(struct perf_writer *w, struct errbuf *err)
@@ -635,7 +673,7 @@ int perf_writer__close(struct perf_writer *w, struct errbuf *err)
 		PERF_FEAT_TRACING_DATA, PERF_FEAT_BUILD_ID, PERF_FEAT_HOSTNAME, PERF_FEAT_OSRELEASE,
 		PERF_FEAT_VERSION, PERF_FEAT_ARCH, PERF_FEAT_NRCPUS, PERF_FEAT_CPUDESC,
 		PERF_FEAT_CPUID, PERF_FEAT_TOTAL_MEM, PERF_FEAT_CMDLINE, PERF_FEAT_EVENT_DESC,
-		PERF_FEAT_CPU_TOPOLOGY,
+		PERF_FEAT_CPU_TOPOLOGY, PERF_FEAT_GROUP_DESC,
 	};
 	uint64_t sec[PERF_FEAT_MAX][2] = { { 0 } }, bits[4] = { 0 }, hdr[13];
 	uint64_t data_size, table;

@@ -88,10 +88,47 @@ static void open_strerror(const struct stream_evsel *ev, int ret, char *buf, siz
 		snprintf(buf, len, "cannot open '%s': %s", ev->name, strerror(e));
 }
 
+/*
+ * Make each group's first event its leader, as perf record opens {A,B}: libperf opens an
+ * evsel on its leader's fd. libperf sets leaders only for a whole evlist, so each group goes
+ * through one of its own, then every evsel back to the sampler's in order.
+ */
+static size_t group_size(const struct sampler_opts *o, size_t i)
+{
+	return o->group_sizes && i < o->nr_events ? o->group_sizes[i] : 0;
+}
+
+static int sampler__set_groups(struct sampler *s, const struct sampler_opts *o,
+			       struct errbuf *err)
+{
+	struct perf_evlist *tmp;
+	size_t i, k, g;
+
+	for (i = 0; i < s->nr_evsels; i++)
+		perf_evlist__remove(s->evlist, s->pe[i]);
+	for (i = 0; i < o->nr_events; i += g ?: 1) {
+		g = group_size(o, i);
+		if (g < 2)
+			continue;
+		tmp = perf_evlist__new();
+		if (!tmp)
+			return err__set(err, -ENOMEM, "out of memory");
+		for (k = i; k < i + g; k++)
+			perf_evlist__add(tmp, s->pe[k]);
+		perf_evlist__set_leader(tmp);
+		for (k = i; k < i + g; k++)
+			perf_evlist__remove(tmp, s->pe[k]);
+		perf_evlist__delete(tmp);
+	}
+	for (i = 0; i < s->nr_evsels; i++)
+		perf_evlist__add(s->evlist, s->pe[i]);
+	return 0;
+}
+
 static int sampler__add_events(struct sampler *s, const struct sampler_opts *o,
 			       struct errbuf *err)
 {
-	size_t i, n = o->nr_events + !!o->tracking;
+	size_t i, n = o->nr_events + !!o->tracking, group_end = 0, leader = 0;
 
 	s->evsels = calloc(n, sizeof(*s->evsels));
 	s->pe = calloc(n, sizeof(*s->pe));
@@ -123,7 +160,16 @@ static int sampler__add_events(struct sampler *s, const struct sampler_opts *o,
 		a->sample_type |= FORCED_SAMPLE_TYPE;
 		a->sample_id_all = 1;
 		a->read_format |= PERF_FORMAT_ID;
-		a->disabled = 1;
+		/* a group's members count when its leader does (perf: disabled on leaders only) */
+		if (i < o->nr_events && group_size(o, i) > 1 && i >= group_end) {
+			if (i + group_size(o, i) > o->nr_events)
+				return err__set(err, -EINVAL, "group of '%s': %zu events, %zu given",
+						o->events[i].name, group_size(o, i),
+						o->nr_events - i);
+			leader = i;
+			group_end = i + group_size(o, i);
+		}
+		a->disabled = !(i < group_end && i != leader);
 		a->inherit = o->pid > 0 && !o->no_inherit;
 		ev->idx = (int)i;
 		s->pe[i] = perf_evsel__new(a);
@@ -132,7 +178,7 @@ static int sampler__add_events(struct sampler *s, const struct sampler_opts *o,
 		perf_evlist__add(s->evlist, s->pe[i]);
 		s->nr_evsels++;
 	}
-	return 0;
+	return group_end ? sampler__set_groups(s, o, err) : 0;
 }
 
 static int sampler__maps(struct sampler *s, const struct sampler_opts *o, struct errbuf *err)

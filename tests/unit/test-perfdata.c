@@ -510,7 +510,7 @@ static int c_begin(void *ctx, const struct stream_info *info)
 {
 	struct copy *c = ctx;
 	const struct perf_file_header *h = perf_file__header(c->f);
-	struct perf_writer_evsel ev[16];
+	struct perf_writer_evsel ev[16] = { 0 };
 	struct errbuf err = { "" };
 	const void *td;
 	size_t i, tds;
