@@ -28,6 +28,7 @@ static const struct command {
 	{ "gate", cmd_gate, "pass or fail NEW against BASE (exit 0, 1 regression, 2 unusable)", false },
 	{ "validate", cmd_validate, "judge a kernel-patches/ series on before/after results", false },
 	{ "list", cmd_list, "list events this machine counts, or another machine's map", false },
+	{ "vm", cmd_vm, "run a command inside a real kernel in a QEMU guest (x86-64, arm64)", false },
 	{ "version", cmd_version, "print the version", false },
 };
 

@@ -9,6 +9,7 @@
 
 int cmd_stat(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_vm(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_report(int argc, char **argv);
