@@ -5,7 +5,7 @@
  * the time since counting started ("%6lu.%09lu" and the separator), the values being what
  * the interval added (counts, enabled and running times alike), its metrics taken over the
  * interval's nominal length; perf's header line every 25 intervals, none in CSV. Intervals
- * end on a fixed grid from the start, so lateness of one wake-up does not shift the rest.
+ * end on a grid from the start, so a wake-up a little late does not shift the rest.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -112,8 +112,10 @@ void stat__interval_tick(struct stat_state *st, FILE *f, bool stop)
 	}
 	if (now >= st->iv.next_ns) {
 		print_interval(st, f, now);
+		/* woken late by half an interval or more: the next one a whole interval from now
+		 * (as perf's are), not a sliver of one to keep to the grid */
 		st->iv.next_ns += len;
-		if (st->iv.next_ns <= now)
+		if (st->iv.next_ns < now + len / 2)
 			st->iv.next_ns = now + len;
 	}
 }

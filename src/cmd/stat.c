@@ -395,11 +395,15 @@ static int run_stat(const struct stat_opts *o)
 		st.nr_runs++;
 		code = st.runs[r].exit_code;
 	}
-	if (o->interval_ms) {
-		/* perf: every interval printed as it ended, nothing after; Ctrl-C ends it by SIGINT */
-		code = stat_stop ? 128 + SIGINT : code;
+	/*
+	 * perf stat re-raises the SIGINT that stopped it: 130 when it counted -a or -p, and with
+	 * -I whatever it ran (it does not wait for the workload then)
+	 */
+	if (stat_stop && (o->interval_ms || o->pid || (o->system_wide && !o->argc && !o->wl)))
+		code = 128 + SIGINT;
+	/* -I: every interval printed as it ended, nothing after */
+	if (o->interval_ms)
 		goto out_close;
-	}
 	if (stat_stop)
 		fprintf(stderr, "schedlens stat: %s after %zu run%s\n",
 			o->pid || o->argc || o->wl ? "interrupted" : "stopped", st.nr_runs,
