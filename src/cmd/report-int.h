@@ -90,7 +90,8 @@ int report__sym_sample(struct report *r, const struct stream_sample *s, struct t
 /* rows by label: the hists are not shown, symrep counts */
 int report__label_sample(struct report *r, const struct stream_sample *s);
 void report__print_notes(struct report *r);
-void report__print_labels(struct report *r, size_t idx);
+/* the rows by label of event @idx and the @n - 1 members of its group after it */
+int report__print_labels(struct report *r, size_t idx, size_t n);
 void report__print_focus(struct report *r);
 void report__print_folded(struct report *r);
 int report__parse_graph(const char *arg, enum symrep_graph *g);

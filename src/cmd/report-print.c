@@ -260,9 +260,8 @@ static int group_events(struct report *r)
 
 int report__print(struct report *r, const struct stream_stats *st)
 {
-	/* members side by side: the hist tables on a terminal, not -t's lines */
-	bool side = r->o->group != REPORT_GROUP_OFF && !r->o->sep &&
-		    !(r->symrep && r->o->sym.labels);
+	/* members side by side on a terminal, not in -t's lines */
+	bool side = r->o->group != REPORT_GROUP_OFF && !r->o->sep;
 	size_t i, m, n;
 	int ret = group_events(r);
 
@@ -289,7 +288,7 @@ int report__print(struct report *r, const struct stream_stats *st)
 		if (!nr && (r->o->sep || dummy))
 			continue;
 		if (r->symrep && r->o->sym.labels)
-			report__print_labels(r, i);
+			ret = report__print_labels(r, i, n);
 		else
 			ret = print_hist(r, i, n);
 	}

@@ -399,67 +399,159 @@ static const char *key_title(enum symrep_key k)
 	return t[k];
 }
 
-/* rows by label: source lines, --children (children and self shares), -g call paths */
-void report__print_labels(struct report *r, size_t idx)
+/* a row by label of a group: each member's period, self period and samples */
+struct label_row {
+	const char *key;
+	const uint64_t *period, *self, *nr;	/* [member] */
+};
+
+struct label_rows {
+	struct label_row *v;
+	size_t nr, nr_members;
+	uint64_t *vals;
+};
+
+static int cmp_label_row(const void *a, const void *b, void *ctx)
+{
+	const struct label_row *x = a, *y = b;
+	size_t i, n = *(const size_t *)ctx;
+
+	for (i = 0; i < n; i++)
+		if (x->period[i] != y->period[i])
+			return x->period[i] > y->period[i] ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+/*
+ * The rows of event @idx and the @n - 1 members of its group after it: every label any of
+ * them has, by the first one's period, then each next one's, then by label (for one event,
+ * sym_stacks__sorted()'s order). 0 or -ENOMEM.
+ */
+static int label_rows(struct report *r, size_t idx, size_t n, struct label_rows *lr)
+{
+	bool children = r->o->sym.children;
+	struct sym_stacks *st[REPORT_MAX_MEMBERS], *self[REPORT_MAX_MEMBERS];
+	size_t m, k, i, nr, total = 0;
+
+	*lr = (struct label_rows){ .nr_members = n };
+	for (m = 0; m < n; m++) {
+		st[m] = symrep__rows(r->symrep, idx + m, children);
+		self[m] = symrep__rows(r->symrep, idx + m, false);
+		sym_stacks__sorted(st[m], &nr);
+		total += nr;
+	}
+	lr->v = calloc(total ?: 1, sizeof(*lr->v));
+	lr->vals = calloc((total ?: 1) * 3 * n, sizeof(*lr->vals));
+	if (!lr->v || !lr->vals)
+		return -ENOMEM;
+	for (m = 0; m < n; m++) {
+		const struct sym_stack *v = sym_stacks__sorted(st[m], &nr);
+
+		for (i = 0; v && i < nr; i++) {
+			for (k = 0; k < m && !sym_stacks__get(st[k], v[i].key); k++)
+				;
+			if (k == m)	/* not in an earlier member */
+				lr->v[lr->nr++].key = v[i].key;
+		}
+	}
+	for (i = 0; i < lr->nr; i++) {
+		uint64_t *val = &lr->vals[i * 3 * n];
+
+		for (m = 0; m < n; m++) {
+			const struct sym_stack *e = sym_stacks__get(st[m], lr->v[i].key);
+			const struct sym_stack *se = sym_stacks__get(self[m], lr->v[i].key);
+
+			val[m] = e ? e->period : 0;
+			val[n + m] = se ? se->period : 0;
+			val[2 * n + m] = e ? e->nr_samples : 0;
+		}
+		lr->v[i].period = val;
+		lr->v[i].self = val + n;
+		lr->v[i].nr = val + 2 * n;
+	}
+	qsort_r(lr->v, lr->nr, sizeof(*lr->v), cmp_label_row, &lr->nr_members);
+	return 0;
+}
+
+static void label_rows__exit(struct label_rows *lr)
+{
+	free(lr->v);
+	free(lr->vals);
+}
+
+/*
+ * Rows by label (source lines, --children: children and self shares, -g call paths) of
+ * event @idx and the @n - 1 members of its group after it, side by side
+ */
+int report__print_labels(struct report *r, size_t idx, size_t n)
 {
 	const struct report_opts *o = r->o;
 	bool children = o->sym.children;
-	struct sym_stacks *self = symrep__rows(r->symrep, idx, false);
-	uint64_t tp = r->period[idx], ts = r->nr_samples[idx];
-	size_t n, i, j, nk, nc, w[SYMREP_MAX_KEYS] = { 0 };
+	uint64_t tp[REPORT_MAX_MEMBERS], ts[REPORT_MAX_MEMBERS], all_p = 0, all_s = 0;
+	double pct[2 * REPORT_MAX_MEMBERS], sp;
+	size_t i, j, m, nk, nc, w[SYMREP_MAX_KEYS] = { 0 };
 	struct report_col c[3 + SYMREP_MAX_KEYS];
-	char *f[SYMREP_MAX_KEYS], lab[1024];
-	const struct sym_stack *v, **paths = NULL;
+	char *f[SYMREP_MAX_KEYS], lab[1024], desc[1024];
+	const struct sym_stack **paths = NULL;
+	struct label_rows lr;
 	size_t nr_paths = 0;
-	int ret = 0;
+	int ret = label_rows(r, idx, n, &lr);
 
-	if (symrep__paths(r->symrep) && !o->sep)
+	if (!ret && symrep__paths(r->symrep) && !o->sep)
 		ret = (paths = paths_by_key(r, &nr_paths)) ? 0 : -ENOMEM;
-	v = sym_stacks__sorted(symrep__rows(r->symrep, idx, children), &n);
+	if (ret)
+		goto out_free;
+	for (m = 0; m < n; m++) {
+		all_p += tp[m] = r->period[idx + m];
+		all_s += ts[m] = r->nr_samples[idx + m];
+	}
 	for (j = 0; j < o->sym.nr_keys; j++)
 		w[j] = strlen(key_title(o->sym.keys[j]));
-	for (i = 0; i < n; i++) {
-		snprintf(lab, sizeof(lab), "%s", v[i].key);
+	for (i = 0; i < lr.nr; i++) {
+		snprintf(lab, sizeof(lab), "%s", lr.v[i].key);
 		nk = symrep__split(lab, f, SYMREP_MAX_KEYS);
 		for (j = 0; j < nk; j++)
 			w[j] = strlen(f[j]) > w[j] ? strlen(f[j]) : w[j];
 	}
 	if (!o->sep) {
-		report__print_count(ts, tp, r->groups[idx].nr_members > 1,
-				    r->info->evsels[idx].name);
-		nc = report__share_cols(r, c, 1, children);
+		report__print_count(all_s, all_p, r->groups[idx].nr_members > 1,
+				    report__event_desc(r, idx, n > 1, desc, sizeof(desc)));
+		nc = report__share_cols(r, c, n, children);
 		for (j = 0; j < o->sym.nr_keys; j++)
 			c[nc++] = (struct report_col){ key_title(o->sym.keys[j]), w[j], false };
 		report__print_head(c, nc);
 	}
-	for (i = 0; i < n; i++) {
-		double pct[2] = { tp ? 100.0 * v[i].period / tp : 0 };
-		double sp = ts ? 100.0 * v[i].nr_samples / ts : 0;
+	for (i = 0; i < lr.nr; i++) {
+		const struct label_row *e = &lr.v[i];
 
-		if (children) {
-			const struct sym_stack *e = sym_stacks__get(self, v[i].key);
-
-			pct[1] = sp = tp && e ? 100.0 * e->period / tp : 0;
+		for (m = 0; m < n; m++) {
+			pct[m] = tp[m] ? 100.0 * e->period[m] / tp[m] : 0;
+			pct[n + m] = tp[m] ? 100.0 * e->self[m] / tp[m] : 0;
 		}
 		if (pct[0] < o->percent_limit)
 			continue;
+		sp = children ? pct[n] : ts[0] ? 100.0 * e->nr[0] / ts[0] : 0;
 		if (o->sep)
 			report__print_fields(r, idx, pct[0], sp);
 		else
-			report__print_shares(r, pct, children ? 2 : 1, &v[i].nr_samples, 1);
-		snprintf(lab, sizeof(lab), "%s", v[i].key);
+			report__print_shares(r, pct, children ? 2 * n : n, e->nr, n);
+		snprintf(lab, sizeof(lab), "%s", e->key);
 		nk = symrep__split(lab, f, SYMREP_MAX_KEYS);
 		for (j = 0; j < nk; j++)
 			printf("%s%-*s", o->sep ?: "  ", o->sep || j + 1 == nk ? 0 : (int)w[j], f[j]);
 		putchar('\n');
 		if (paths && !ret)
-			ret = print_paths(r, paths, nr_paths, v[i].key, tp, v[i].period);
+			ret = print_paths(r, paths, nr_paths, e->key, tp[0], e->period[0]);
 	}
 	if (!o->sep)
 		printf("\n\n");
 	if (ret)
 		fprintf(stderr, "schedlens report: call graph: %s\n", strerror(-ret));
+	ret = 0;	/* said */
+out_free:
 	free(paths);
+	label_rows__exit(&lr);
+	return ret;
 }
 
 void report__print_focus(struct report *r)

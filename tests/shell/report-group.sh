@@ -7,7 +7,8 @@
 # describes none) and --no-group; and on event groups recorded here with perf record
 # ({cpu-clock,task-clock}, and :S, the leader's samples reading both counters), --sort
 # comm,dso and dso line for line, --sort sym's header lines (perf and libdwfl name some
-# symbols by other aliases).
+# symbols by other aliases); and --children on a group recorded with callchains: the count
+# lines, and the four shares of every row both name alike.
 source "$(dirname "$0")/lib.sh"
 need_fixtures
 need_perf
@@ -88,3 +89,23 @@ for g in '{cpu-clock,task-clock}' '{cpu-clock,task-clock}:S'; do
 		fail "recorded $g not shown as one group"
 done
 echo "with the groups recorded here: $lines lines equal perf's"
+
+# rows by label side by side: --children's Children and Self columns per member, on a group
+# recorded with callchains; the count lines equal perf's, and every row perf and schedlens
+# name alike (unique on both sides) has perf's four shares
+perf record -g -e '{cpu-clock,task-clock}' -o "$TMP/gg.data" -- ls -R /usr/share >/dev/null 2>"$TMP/rec.err" ||
+	skip "perf record -g cannot record the software event group here: $(tail -1 "$TMP/rec.err")"
+perf_table -i "$TMP/gg.data" --children -g none --sort sym >"$TMP/perf"
+ours_table -i "$TMP/gg.data" --children --sort sym >"$TMP/ours"
+diff -u <(grep -E '^# (Samples|Event count)' "$TMP/perf") <(grep -E '^# (Samples|Event count)' "$TMP/ours") ||
+	fail "--children on a group: count lines differ from perf"
+grep -qE '^#  +Children  +Self  Symbol' "$TMP/ours" || fail "--children on a group: no Children, Self columns"
+rows() { awk '/^ +[0-9.]+% +[0-9.]+% +[0-9.]+% +[0-9.]+%  \[/ { s = $0; sub(/^ +([0-9.]+% +){4} /, "", s); sub(/ +$/, "", s); print s "|" $1 " " $2 " " $3 " " $4 }' "$1" |
+	LC_ALL=C sort -t"|" -k1,1 | awk -F"|" '{ n[$1]++; v[$1] = $2 } END { for (k in n) if (n[k] == 1) print k "|" v[k] }' | LC_ALL=C sort; }
+rows "$TMP/perf" >"$TMP/perf.rows"
+rows "$TMP/ours" >"$TMP/ours.rows"
+n=$(LC_ALL=C join -t'|' "$TMP/perf.rows" "$TMP/ours.rows" | awk -F'|' '$2 == $3' | wc -l)
+bad=$(LC_ALL=C join -t'|' "$TMP/perf.rows" "$TMP/ours.rows" | awk -F'|' '$2 != $3' | head -5)
+[ -z "$bad" ] || fail "--children on a group: shares differ from perf's: $bad"
+[ "$n" -ge 10 ] || fail "--children on a group: only $n rows named alike"
+echo "--children on a group: $n rows with perf's four shares"
