@@ -133,13 +133,16 @@ static int add_list(const char *str, size_t len, bool group, struct event_desc *
 
 /*
  * One -e argument as perf takes it: events and {A,B} groups, in any order ("x,{a,b},y"). A
- * group is opened as perf record opens one (its members on the leader's fd); a group's
- * modifiers ('}:S') are not taken. @groups[i]: the size of the group event i leads, or 0.
+ * group is opened as perf record opens one (its members on the leader's fd); of a group's
+ * modifiers only ':S' is taken. @groups[i]: the size of the group event i leads, or 0;
+ * @group_read[i]: that group is {..}:S.
  */
 static int parse_event_arg(const char *arg, struct event_desc *evs, size_t *groups,
-			   size_t *n, struct errbuf *err)
+			   bool *group_read, size_t *n, struct errbuf *err)
 {
 	const char *p = arg, *open, *close;
+	size_t first;
+	bool sread;
 	int ret = 0;
 
 	while (!ret && *p) {
@@ -158,15 +161,22 @@ static int parse_event_arg(const char *arg, struct event_desc *evs, size_t *grou
 			return err__set(err, -EINVAL, "'%s': '{' without '}'", arg);
 		if (!ret && memchr(open + 1, '{', (size_t)(close - open - 1)))
 			return err__set(err, -EINVAL, "'%s': groups do not nest", arg);
-		if (!ret && close[1] && close[1] != ',')
-			return err__set(err, -EINVAL, "'%s': group modifiers ('}%.8s') are not "
-					"taken: give each event its own (:u, :k)", arg, close + 1);
+		/* perf's :S: the leader samples and reads every member's count with it */
+		sread = !strncmp(close + 1, ":S", 2) && (!close[3] || close[3] == ',');
+		if (!ret && close[1] && close[1] != ',' && !sread)
+			return err__set(err, -EINVAL, "'%s': group modifiers other than ':S' ('}%.8s') "
+					"are not taken: give each event its own (:u, :k)", arg,
+					close + 1);
 		if (!ret && close == open + 1)
 			return err__set(err, -EINVAL, "'%s': an empty group", arg);
+		first = *n;
 		if (!ret)
 			ret = add_list(open + 1, (size_t)(close - open - 1), true, evs, groups, n,
 				       err);
-		p = close + 1 + (close[1] == ',');
+		if (!ret && sread && *n > first)
+			group_read[first] = true;
+		p = close + 1 + (sread ? 2 : 0);
+		p += *p == ',';
 	}
 	return ret;
 }
@@ -176,7 +186,7 @@ static int parse_event_arg(const char *arg, struct event_desc *evs, size_t *grou
  * cpu-clock with a note (into @note).
  */
 static int pick_events(const struct record_opts *o, struct event_desc *evs, size_t *groups,
-		       size_t *n, char *note, size_t len, struct errbuf *err)
+		       bool *group_read, size_t *n, char *note, size_t len, struct errbuf *err)
 {
 	size_t i;
 	int ret;
@@ -184,7 +194,7 @@ static int pick_events(const struct record_opts *o, struct event_desc *evs, size
 	note[0] = '\0';
 	*n = 0;
 	for (i = 0; i < o->nr_event_args; i++) {
-		ret = parse_event_arg(o->events[i], evs, groups, n, err);
+		ret = parse_event_arg(o->events[i], evs, groups, group_read, n, err);
 		if (ret)
 			return ret;
 	}
@@ -232,6 +242,27 @@ static void set_sampling(const struct record_opts *o, struct perf_event_attr *a)
 		a->exclude_callchain_user = 1;
 	}
 	a->read_format = 0;
+}
+
+/*
+ * {A,B}:S as perf record sets it up: the leader alone samples and reads the whole group with
+ * each sample (READ, GROUP and ID), the members only count (no period); the sampler leaves
+ * inherit off, as the kernel takes no PERF_SAMPLE_READ with it. Unlike perf, the members'
+ * own read_format has no GROUP: only the leader's shapes the samples, and without it each
+ * member's id reads from its own fd (libperf reads a group through the leader alone).
+ */
+static void set_group_read(struct event_desc *evs, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		evs[k].attr.sample_type |= PERF_SAMPLE_READ;
+		evs[k].attr.read_format |= PERF_FORMAT_ID | (k ? 0 : PERF_FORMAT_GROUP);
+		if (k) {
+			evs[k].attr.freq = 0;
+			evs[k].attr.sample_period = 0;
+		}
+	}
 }
 
 static int copy_file(const char *from, const char *to)
@@ -453,19 +484,23 @@ static int run_record(const struct record_opts *o)
 	struct sampler_event sev[RECORD_MAX_EVENTS];
 	struct event_desc *evs = calloc(RECORD_MAX_EVENTS, sizeof(*evs));
 	size_t groups[RECORD_MAX_EVENTS] = { 0 };
+	bool group_read[RECORD_MAX_EVENTS] = { 0 };
 	char note[512];
 	size_t i, n = 0;
 	int ret = 1, rc;
 
-	if (!evs || pick_events(o, evs, groups, &n, note, sizeof(note), &rr.err)) {
+	if (!evs || pick_events(o, evs, groups, group_read, &n, note, sizeof(note), &rr.err)) {
 		fprintf(stderr, "record: %s\n", evs ? rr.err.msg : "out of memory");
 		free(evs);
 		return evs ? 2 : 1;
 	}
 	if (note[0])
 		fprintf(stderr, "record: warning: %s\n", note);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		set_sampling(o, &evs[i].attr);
+	for (i = 0; i < n; i++) {
+		if (group_read[i])
+			set_group_read(&evs[i], groups[i]);
 		sev[i].attr = evs[i].attr;
 		sev[i].name = evs[i].name;
 	}

@@ -170,7 +170,8 @@ static int sampler__add_events(struct sampler *s, const struct sampler_opts *o,
 			group_end = i + group_size(o, i);
 		}
 		a->disabled = !(i < group_end && i != leader);
-		a->inherit = o->pid > 0 && !o->no_inherit;
+		/* the kernel takes no PERF_SAMPLE_READ with inherit (perf turns it off too) */
+		a->inherit = o->pid > 0 && !o->no_inherit && !(a->sample_type & PERF_SAMPLE_READ);
 		ev->idx = (int)i;
 		s->pe[i] = perf_evsel__new(a);
 		if (!s->pe[i])

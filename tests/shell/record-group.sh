@@ -107,10 +107,58 @@ printf '# group: {cpu-clock,task-clock}\n# group: {page-faults,context-switches}
 	diff - "$TMP/two.hdr" || fail "two groups in one -e"
 
 # what is not taken, with the reason (exit 2)
-for bad in '{cpu-clock' 'cpu-clock}' '{}' '{cpu-clock,{task-clock}}' '{cpu-clock,task-clock}:S'; do
+for bad in '{cpu-clock' 'cpu-clock}' '{}' '{cpu-clock,{task-clock}}' '{cpu-clock,task-clock}:u'; do
 	expect_rc 2 "$SCHEDLENS" record -o "$TMP/bad.data" -e "$bad" -- true
 	grep -qF "record: '$bad': " "$TMP/err" ||
 		fail "-e '$bad': no message naming it: $(cat "$TMP/err")"
 done
-grep -q 'group modifiers' "$TMP/err" || fail "'}:S': no reason given"
+grep -q 'group modifiers' "$TMP/err" || fail "'}:u': no reason given"
+
+# {A,B}:S: the leader samples and reads the group with each sample, the member only counts,
+# as perf sets them up; perf report and perf script read the members' counts from the samples
+perf record -q -o "$TMP/perf-s.data" -e '{cpu-clock,task-clock}:S' -- "${loop[@]}" 2>/dev/null ||
+	fail "perf record of {cpu-clock,task-clock}:S failed"
+expect_rc 0 "$SCHEDLENS" record -o "$TMP/sl-s.data" -e '{cpu-clock,task-clock}:S' -- "${loop[@]}"
+written=$(sed -n 's/^record: \([0-9]*\) samples written.*/\1/p' "$TMP/err")
+for f in perf-s sl-s; do
+	perf evlist -v -i "$TMP/$f.data" >"$TMP/$f.v" 2>&1
+	perf report --stdio -i "$TMP/$f.data" 2>&1 | grep '^# Samples:' >"$TMP/$f.samples"
+done
+# perf counts a sample per member read: the leader's samples times the group's size
+grep -q "^# Samples: $((2 * written))  of events 'anon group { cpu-clock, task-clock }'" "$TMP/sl-s.samples" ||
+	fail "perf report of {..}:S: $(cat "$TMP/sl-s.samples"), record wrote $written samples"
+perf script -i "$TMP/sl-s.data" -F event 2>&1 | sort | uniq -c >"$TMP/sl-s.script"
+[ "$(awk '$2 == "cpu-clock:" { print $1 }' "$TMP/sl-s.script")" = "$written" ] &&
+	[ "$(awk '$2 == "task-clock:" { print $1 }' "$TMP/sl-s.script")" = "$written" ] ||
+	fail "perf script of {..}:S: $(cat "$TMP/sl-s.script"), record wrote $written samples"
+python3 - "$TMP" <<'PY' || fail "{..}:S attrs differ from perf's"
+import sys
+t = sys.argv[1]
+def attrs(f):
+    out = {}
+    for line in open(f"{t}/{f}.v"):
+        name, _, rest = line.partition(": ")
+        rest = rest.strip().replace("{ sample_period, sample_freq }", "period")
+        out[name] = dict(kv.split(": ", 1) for kv in rest.split(", "))
+    return out
+p, s = attrs("perf-s"), attrs("sl-s")
+bad = []
+for ev in ("cpu-clock", "task-clock"):
+    pf, sf = p[ev], s[ev]
+    for k in ("period", "freq", "disabled", "inherit"):
+        if pf.get(k) != sf.get(k):
+            bad.append(f"{ev}: {k} '{sf.get(k)}', perf '{pf.get(k)}'")
+    if "READ" not in sf["sample_type"].split("|"):
+        bad.append(f"{ev}: no READ in sample_type {sf['sample_type']}")
+    rp = set(pf.get("read_format", "").split("|")) - {"LOST"}
+    rs = set(sf.get("read_format", "").split("|"))
+    # the member's own read_format has no GROUP here (only the leader's shapes the samples)
+    if ev == "task-clock":
+        rp -= {"GROUP"}
+    if rp != rs:
+        bad.append(f"{ev}: read_format {rs}, perf {rp}")
+for b in bad:
+    print(b)
+sys.exit(1 if bad else 0)
+PY
 echo ok
