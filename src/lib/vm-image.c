@@ -243,9 +243,9 @@ static int fetch_deb(const char *cache, const char *pkg, enum vm_arch arch, cons
 	snprintf(x, sizeof(x), "%s/x", tmp);
 	mkdir(x, 0755);
 	ret = vm__spawn_wait((char *[]){ "sh", "-c",
-					 "dpkg-deb --fsys-tarfile \"$1\" | "
-					 "tar -x --wildcards -C \"$2\" \"$3\" \"$4\"",
-					 "sh", deb, x, (char *)what, (char *)(what2 ?: what), NULL },
+					 "d=$1 x=$2; shift 2; dpkg-deb --fsys-tarfile \"$d\" | "
+					 "tar -x --wildcards -C \"$x\" \"$@\"",
+					 "sh", deb, x, (char *)what, (char *)what2, NULL },
 			     NULL, log, log);
 	if (ret || rename(x, dest)) {
 		vm__first_line(log, reason, sizeof(reason));
@@ -300,7 +300,7 @@ int vm__debian_kernel(const char *cache, const char *version, enum vm_arch arch,
 		note(msg, arg);
 	snprintf(dest, sizeof(dest), "%s/%s", kdir, pkg);
 	/* the image, and the virtio modules a kernel without them built in needs for the ports */
-	ret = fetch_deb(cache, pkg, arch, "./boot", "./lib/modules/*virtio*", dest, err);
+	ret = fetch_deb(cache, pkg, arch, "./boot/*", "./lib/modules/*virtio*", dest, err);
 	if (ret)
 		return ret;
 	if (find_image(dest, image, len))
@@ -321,7 +321,7 @@ int vm__busybox(const char *cache, enum vm_arch arch, char *path, size_t len,
 	snprintf(path, len, "%s/bin/busybox", dest);
 	if (!vm__check_elf(path, arch))
 		return 0;
-	return fetch_deb(cache, "busybox-static", arch, "./bin", NULL, dest, err) ?:
+	return fetch_deb(cache, "busybox-static", arch, "./bin/*", NULL, dest, err) ?:
 	       (vm__check_elf(path, arch) ? err__set(err, -ENOEXEC, "'%s' is not a static "
 						      "busybox for %s", path, arches[arch].name) : 0);
 }
