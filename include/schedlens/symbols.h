@@ -273,7 +273,8 @@ void symrep__repeat_n(struct symrep *r, const char *sym, uint64_t nr, uint64_t p
 int symrep__finish(struct symrep *r);
 /* rows of event @idx: self (@children false) or children; NULL without labels */
 struct sym_stacks *symrep__rows(struct symrep *r, size_t idx, bool children);
-struct sym_stacks *symrep__paths(struct symrep *r);
+/* call paths of event @idx (-g); NULL without */
+struct sym_stacks *symrep__paths(struct symrep *r, size_t idx);
 struct sym_stacks *symrep__folded(struct symrep *r);
 /*
  * Samples and period that landed on interrupt-enable instructions, the first such symbol,

@@ -349,9 +349,9 @@ static int path_cmp(const void *a, const void *b)
 }
 
 /* the call path keys, sorted by key, so that an entry's paths are one run */
-static const struct sym_stack **paths_by_key(struct report *r, size_t *nr)
+static const struct sym_stack **paths_by_key(struct report *r, size_t idx, size_t *nr)
 {
-	const struct sym_stack *v = sym_stacks__sorted(symrep__paths(r->symrep), nr);
+	const struct sym_stack *v = sym_stacks__sorted(symrep__paths(r->symrep, idx), nr);
 	const struct sym_stack **p = calloc(*nr ? *nr : 1, sizeof(*p));
 	size_t i;
 
@@ -497,8 +497,8 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 	size_t nr_paths = 0;
 	int ret = label_rows(r, idx, n, &lr);
 
-	if (!ret && symrep__paths(r->symrep) && !o->sep)
-		ret = (paths = paths_by_key(r, &nr_paths)) ? 0 : -ENOMEM;
+	if (!ret && symrep__paths(r->symrep, idx) && !o->sep)
+		ret = (paths = paths_by_key(r, idx, &nr_paths)) ? 0 : -ENOMEM;
 	if (ret)
 		goto out_free;
 	for (m = 0; m < n; m++) {

@@ -30,7 +30,8 @@ struct symrep {
 	struct symbols *syms;
 	bool chains;
 	struct sym_stacks **self, **children;	/* per event, by label */
-	struct sym_stacks *paths, *folded;
+	struct sym_stacks **paths;		/* per event, with -g */
+	struct sym_stacks *folded;
 	uint64_t skid_samples, skid_period, total_period, skid_with_caller;
 	const char *skid_sym;
 	struct {
@@ -76,8 +77,11 @@ struct symrep *symrep__new(struct symbols *syms, const struct symrep_config *cfg
 				goto out_free;
 		}
 	}
-	if (cfg->graph && !(r->paths = sym_stacks__new()))
+	if (cfg->graph && !(r->paths = calloc(n, sizeof(*r->paths))))
 		goto out_free;
+	for (i = 0; r->paths && i < n; i++)
+		if (!(r->paths[i] = sym_stacks__new()))
+			goto out_free;
 	if (cfg->folded && !(r->folded = sym_stacks__new()))
 		goto out_free;
 	return r;
@@ -97,10 +101,12 @@ void symrep__delete(struct symrep *r)
 			sym_stacks__delete(r->self[i]);
 		if (r->children)
 			sym_stacks__delete(r->children[i]);
+		if (r->paths)
+			sym_stacks__delete(r->paths[i]);
 	}
 	free(r->self);
 	free(r->children);
-	sym_stacks__delete(r->paths);
+	free(r->paths);
 	sym_stacks__delete(r->folded);
 	free(r->addrs);
 	free(r);
@@ -160,7 +166,8 @@ static void label(struct symrep *r, const struct sym_loc *f, uint32_t pid, uint3
  * The frames of a call path: for SYMREP_GRAPH_CALLER frames @hi down to @lo, for
  * SYMREP_GRAPH_CALLEE @lo up to @hi (frame 0 is the sampled one).
  */
-static int add_path(struct symrep *r, const char *lab, size_t lo, size_t hi, uint64_t period)
+static int add_path(struct symrep *r, struct sym_stacks *paths, const char *lab, size_t lo,
+		    size_t hi, uint64_t period)
 {
 	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE;
 	size_t n = strlen(lab), i;
@@ -178,7 +185,7 @@ static int add_path(struct symrep *r, const char *lab, size_t lo, size_t hi, uin
 			      i ? (char[]){ SYMREP_FRAME_SEP, 0 } : "",
 			      sym_loc__name(&r->frames[k], name, sizeof(name)));
 	}
-	return sym_stacks__add(r->paths, r->buf, period);
+	return sym_stacks__add(paths, r->buf, period);
 }
 
 /*
@@ -217,7 +224,7 @@ static bool same_function(const struct sym_loc *a, const struct sym_loc *b)
  * the sampled frame's own row has the whole path already.
  */
 static int add_children(struct symrep *r, const struct stream_sample *s, const char *comm,
-			size_t nf, size_t np, struct sym_stacks *st)
+			size_t nf, size_t np, struct sym_stacks *st, struct sym_stacks *paths)
 {
 	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE;
 	size_t i, j;
@@ -225,7 +232,7 @@ static int add_children(struct symrep *r, const struct stream_sample *s, const c
 
 	for (i = 0; i < nf && !ret; i++) {
 		const struct sym_loc *f = &r->frames[i];
-		bool seen = false, path = r->paths && i && i < np && !same_function(f, r->frames);
+		bool seen = false, path = paths && i && i < np && !same_function(f, r->frames);
 
 		for (j = 0; j < i && !seen; j++)
 			seen = same_function(f, &r->frames[j]);
@@ -237,7 +244,8 @@ static int add_children(struct symrep *r, const struct stream_sample *s, const c
 		if (!seen)
 			ret = sym_stacks__add(st, r->label, s->period);
 		if (!ret && path)
-			ret = add_path(r, r->label, callee ? i : 0, callee ? np - 1 : i, s->period);
+			ret = add_path(r, paths, r->label, callee ? i : 0, callee ? np - 1 : i,
+				       s->period);
 	}
 	return ret;
 }
@@ -453,9 +461,10 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 	ret = sym_stacks__add(r->self[idx], r->label, s->period);
 	np = path_frames(r, s, nf);
 	if (!ret && r->paths && np)
-		ret = add_path(r, r->label, 0, np - 1, s->period);
+		ret = add_path(r, r->paths[idx], r->label, 0, np - 1, s->period);
 	if (!ret && r->children[idx])
-		ret = add_children(r, s, comm, nf, np, r->children[idx]);
+		ret = add_children(r, s, comm, nf, np, r->children[idx],
+				   r->paths ? r->paths[idx] : NULL);
 	return ret;
 }
 
@@ -496,9 +505,9 @@ struct sym_stacks *symrep__rows(struct symrep *r, size_t idx, bool children)
 	return children ? r->children[idx] : r->self[idx];
 }
 
-struct sym_stacks *symrep__paths(struct symrep *r)
+struct sym_stacks *symrep__paths(struct symrep *r, size_t idx)
 {
-	return r->paths;
+	return r->paths && idx < (r->cfg.nr_events ? r->cfg.nr_events : 1) ? r->paths[idx] : NULL;
 }
 
 struct sym_stacks *symrep__folded(struct symrep *r)
