@@ -65,7 +65,13 @@ struct schedan_opts {
 struct schedan_tracepoint {
 	const char *name;	/* "sched:sched_switch" */
 	bool required;
+	const char *instead_of;	/* recorded only where the kernel lacks this one (which comes
+				 * earlier in the list), else NULL */
 };
+
+/* Where the wakeup paths' IPIs came from: "ipi:ipi_send_cpu" (6.6 and later), "ipi:ipi_raise"
+ * (arm64 before), "irq_vectors:*_entry, where they land" (x86 before), or none. */
+const char *schedan__ipi_source(const struct schedan *a);
 
 /* The tracepoints the analysis reads, as `sched` and `record --sched` record them. */
 #define SCHEDAN_MAX_TRACEPOINTS 16

@@ -84,6 +84,16 @@ static int rec_lost(void *ctx, uint64_t id, uint64_t nr, uint64_t time)
 	return 0;
 }
 
+static bool picked(const struct event_desc *evs, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(evs[i].name, name))
+			return true;
+	return false;
+}
+
 /* the tracepoints sched -i reads, those this kernel lacks left out with a note */
 static int pick_sched(struct event_desc *evs, size_t *n, char *note, size_t len,
 		      struct errbuf *err)
@@ -94,7 +104,11 @@ static int pick_sched(struct event_desc *evs, size_t *n, char *note, size_t len,
 
 	tp = schedan__tracepoints(&ntp);
 	for (i = 0; i < ntp && *n < RECORD_MAX_EVENTS; i++) {
+		if (tp[i].instead_of && picked(evs, *n, tp[i].instead_of))
+			continue;
 		ret = events__parse(tp[i].name, &evs[*n], err);
+		if (ret == -ENOENT && tp[i].instead_of)
+			continue;	/* the one it stands in for is in the note */
 		if (ret == -ENOENT && !tp[i].required && !strstr(err->msg, "tracefs")) {
 			used += snprintf(note + used, used < len ? len - used : 0, "%s%s",
 					 used ? ", " : "this kernel has no ", tp[i].name);

@@ -83,6 +83,16 @@ static void on_sigint(int sig)
 	sched_stop++;
 }
 
+static bool opened(const struct sampler_event *ev, size_t nr, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(ev[i].name, name))
+			return true;
+	return false;
+}
+
 static int open_events(const struct sched_opts *o, struct sampler_event *ev, size_t *nr)
 {
 	struct errbuf err = { "" };
@@ -92,7 +102,11 @@ static int open_events(const struct sched_opts *o, struct sampler_event *ev, siz
 
 	*nr = 0;
 	for (i = 0; i < ntp; i++) {
+		if (sched_events[i].instead_of && opened(ev, *nr, sched_events[i].instead_of))
+			continue;
 		ret = tracepoint__attr(o->tracefs, sched_events[i].name, &ev[*nr].attr, &err);
+		if (ret == -ENOENT && sched_events[i].instead_of)
+			continue;	/* the one it stands in for was said to be missing */
 		if (ret == -ENOENT && !sched_events[i].required &&
 		    !strstr(err.msg, "tracefs")) {
 			fprintf(stderr, "schedlens sched: warning: %s: left out\n", err.msg);

@@ -90,6 +90,8 @@ enum ev_kind {
 	EV_MIGRATE,
 	EV_IDLE_NOIPI,
 	EV_IPI_SEND_CPU,
+	EV_IPI_RAISE,		/* ipi:ipi_raise (arm64 before 6.6): sender side, a CPU mask */
+	EV_IPI_RECV,		/* irq_vectors:*_entry (x86 before 6.6): where the IPI lands */
 	EV__NR,
 };
 
@@ -137,6 +139,7 @@ struct schedan {
 	struct ipi_key *ipis;
 	size_t nr_ipis, cap_ipis;
 	uint64_t nr_ipi_events, nr_lost, nr_lost_records, dropped, missed;
+	uint64_t *ipi_in;		/* per CPU: when an IPI (EV_IPI_RECV) last landed there */
 	struct stream_stats stats;
 	bool have_stats;
 };

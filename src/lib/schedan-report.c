@@ -134,8 +134,8 @@ static void report_paths(FILE *f, struct schedan *a)
 
 	for (c = 0; c < WAKE__NR; c++)
 		total += a->class_count[c];
-	fprintf(f, "\nWakeup paths (usec)\n  %-16s %8s %7s %9s %9s %9s\n", "path", "count", "%",
-		"p50", "p99", "max");
+	fprintf(f, "\nWakeup paths (usec; IPIs from %s)\n  %-16s %8s %7s %9s %9s %9s\n",
+		schedan__ipi_source(a), "path", "count", "%", "p50", "p99", "max");
 	for (c = 0; c < WAKE__NR; c++) {
 		l = &a->lat_class[c];
 		fprintf(f, "  %-16s %8llu %6.2f%% %9.3f %9.3f %9.3f\n", wake_class__name(c),
@@ -384,6 +384,7 @@ json_t *schedan__json(struct schedan *a)
 									    "sched_wakeup"));
 	json_object_set_new(o, "wakeup_latency", lat_json(&a->lat_all));
 	json_object_set_new(o, "wakeup_paths", classes);
+	json_object_set_new(o, "ipi_source", json_string(schedan__ipi_source(a)));
 	json_object_set_new(o, "comms", comms);
 	json_object_set_new(o, "ipis", ipis_json(a));
 	json_object_set_new(o, "migrations", migr);

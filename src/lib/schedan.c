@@ -24,6 +24,9 @@ static const struct {
 	{ "sched", "sched_migrate_task", EV_MIGRATE, { "pid", "orig_cpu", "dest_cpu" } },
 	{ "sched", "sched_wake_idle_without_ipi", EV_IDLE_NOIPI, { "cpu" } },
 	{ "ipi", "ipi_send_cpu", EV_IPI_SEND_CPU, { "cpu", "callsite", "callback" } },
+	{ "ipi", "ipi_raise", EV_IPI_RAISE, { "target_cpus" } },
+	{ "irq_vectors", "call_function_single_entry", EV_IPI_RECV, { NULL } },
+	{ "irq_vectors", "reschedule_entry", EV_IPI_RECV, { NULL } },
 };
 
 enum { F_PREV_COMM, F_PREV_PID, F_PREV_STATE, F_NEXT_COMM, F_NEXT_PID };
@@ -72,6 +75,7 @@ void schedan__delete(struct schedan *a)
 	free(a->win);
 	free(a->kinds);
 	free(a->ipis);
+	free(a->ipi_in);
 	symbols__delete(a->ksyms);
 	free(a);
 }
@@ -194,6 +198,11 @@ static int schedan__cpus(struct schedan *a, uint32_t cpu)
 		return -ERANGE;
 	while ((uint32_t)n <= cpu)
 		n *= 2;
+	nl = realloc(a->ipi_in, n * sizeof(*nl));
+	if (!nl)
+		return -ENOMEM;
+	a->ipi_in = nl;
+	memset(nl + a->nr_cpus, 0, (n - a->nr_cpus) * sizeof(*nl));
 	nl = realloc(a->cpu_last_switch, n * sizeof(*nl));
 	if (!nl)
 		return -ENOMEM;
@@ -213,16 +222,31 @@ static int schedan__cpus(struct schedan *a, uint32_t cpu)
 	return 0;
 }
 
+const char *schedan__ipi_source(const struct schedan *a)
+{
+	if (a->has[EV_IPI_SEND_CPU])
+		return "ipi:ipi_send_cpu";
+	if (a->has[EV_IPI_RAISE])
+		return "ipi:ipi_raise";
+	if (a->has[EV_IPI_RECV])
+		return "irq_vectors:*_entry, where they land";
+	return "none: not told";
+}
+
 const struct schedan_tracepoint *schedan__tracepoints(size_t *n)
 {
 	static const struct schedan_tracepoint tps[] = {
-		{ "sched:sched_switch", true },
-		{ "sched:sched_waking", true },
-		{ "sched:sched_wakeup", false },
-		{ "sched:sched_wakeup_new", false },
-		{ "sched:sched_migrate_task", false },
-		{ "sched:sched_wake_idle_without_ipi", false },
-		{ "ipi:ipi_send_cpu", false },
+		{ "sched:sched_switch", true, NULL },
+		{ "sched:sched_waking", true, NULL },
+		{ "sched:sched_wakeup", false, NULL },
+		{ "sched:sched_wakeup_new", false, NULL },
+		{ "sched:sched_migrate_task", false, NULL },
+		{ "sched:sched_wake_idle_without_ipi", false, NULL },
+		{ "ipi:ipi_send_cpu", false, NULL },
+		/* kernels before 6.6: the IPIs where they are sent (arm64) or received (x86) */
+		{ "ipi:ipi_raise", false, "ipi:ipi_send_cpu" },
+		{ "irq_vectors:call_function_single_entry", false, "ipi:ipi_send_cpu" },
+		{ "irq_vectors:reschedule_entry", false, "ipi:ipi_send_cpu" },
 	};
 
 	*n = ARRAY_SIZE(tps);
@@ -303,10 +327,11 @@ static int sa_begin(void *ctx, const struct stream_info *info)
 		len += snprintf(a->warnings + len, sizeof(a->warnings) - len,
 				"no sched:sched_waking: latency from sched_wakeup, wakelist wakeups "
 				"look same-cpu\n");
-	if (!a->has[EV_IPI_SEND_CPU] && len < sizeof(a->warnings))
+	if (!a->has[EV_IPI_SEND_CPU] && !a->has[EV_IPI_RAISE] && !a->has[EV_IPI_RECV] &&
+	    len < sizeof(a->warnings))
 		len += snprintf(a->warnings + len, sizeof(a->warnings) - len,
-				"no ipi:ipi_send_cpu: no IPI table, remote wakeups without IPI "
-				"detail\n");
+				"no ipi:ipi_send_cpu, ipi:ipi_raise or irq_vectors:*_entry: no IPI "
+				"table, remote wakeups without IPI detail\n");
 	if (!a->has[EV_IDLE_NOIPI] && len < sizeof(a->warnings))
 		len += snprintf(a->warnings + len, sizeof(a->warnings) - len,
 				"no sched:sched_wake_idle_without_ipi: polling idle CPUs not told\n");
@@ -462,6 +487,48 @@ static int on_waking(struct schedan *a, const struct stream_sample *s, enum ev_k
 	return wakeup_start(a, wakee, cpu, dst, s->time, k != EV_WAKING);
 }
 
+/*
+ * Kernels that trace an IPI only where it lands (x86 before 6.6: irq_vectors:*_entry): a
+ * call-function or reschedule IPI on the wakee's CPU since its waking is the wakeup's, the
+ * wakelist's when the wakee was not activated by the waker, the preemption's when it was.
+ * Another IPI landing in that window would be taken for it: the output says the source.
+ */
+static enum wake_class ipi_landed(const struct schedan *a, const struct task *t, int cpu,
+				  enum wake_class c)
+{
+	if (!a->has[EV_IPI_RECV] || a->has[EV_IPI_SEND_CPU] || a->has[EV_IPI_RAISE] ||
+	    a->ipi_in[cpu] < t->pending)
+		return c;
+	if (c == WAKE_UNKNOWN)
+		return WAKE_WAKELIST_IPI;
+	return c == WAKE_DIRECT_NOIPI ? WAKE_DIRECT_IPI : c;
+}
+
+/* ipi:ipi_raise: an IPI sent from this CPU to those in its target_cpus mask */
+static int on_ipi_raise(struct schedan *a, const struct stream_sample *s)
+{
+	struct window *w = &a->win[s->cpu];
+	uint64_t loc = fval(a, EV_IPI_RAISE, 0, s->raw);
+	uint32_t off = loc & 0xffff, len = (loc >> 16) & 0xffff;
+	const uint8_t *mask = (const uint8_t *)s->raw + off;
+
+	a->nr_ipi_events++;
+	if (!w->open || w->dst < 0 || (uint32_t)w->dst / 8 >= len || off + len > s->raw_size)
+		return 0;
+	/* a mask of longs in the recording machine's order: the byte holding a bit differs */
+	if (!a->native)
+		mask += ((uint32_t)w->dst / 8) ^ 7;
+	else
+		mask += (uint32_t)w->dst / 8;
+	if (*mask & (1u << (w->dst % 8))) {
+		if (w->woke_here)
+			w->ipi_resched = true;
+		else
+			w->ipi_wakelist = true;
+	}
+	return 0;
+}
+
 static int on_switch(struct schedan *a, const struct stream_sample *s)
 {
 	uint32_t prev = (uint32_t)fval(a, EV_SWITCH, F_PREV_PID, s->raw);
@@ -509,7 +576,7 @@ static int on_switch(struct schedan *a, const struct stream_sample *s)
 			if (n->pending_cpu >= 0 && a->win[n->pending_cpu].open &&
 			    a->win[n->pending_cpu].wakee == next)
 				window__close(a, n->pending_cpu);
-			c = n->pending_class;
+			c = ipi_landed(a, n, cpu, n->pending_class);
 			if (n->included) {
 				if (latvec__push(&a->lats, lat, n->nr, c))
 					return -ENOMEM;
@@ -696,6 +763,14 @@ static int sa_sample(void *ctx, const struct stream_sample *s)
 	}
 	case EV_IPI_SEND_CPU:
 		ret = on_ipi(a, s);
+		break;
+	case EV_IPI_RAISE:
+		ret = on_ipi_raise(a, s);
+		break;
+	case EV_IPI_RECV:
+		a->nr_ipi_events++;
+		a->ipi_in[s->cpu] = s->time;
+		ret = 0;
 		break;
 	default:
 		ret = 0;

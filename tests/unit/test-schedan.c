@@ -56,9 +56,27 @@ static const char *const formats[][2] = {
 
 enum { SWITCH, WAKING, WAKEUP, MIGRATE, IDLE, IPI, NR };
 
+/* a kernel before 6.6: no ipi_send_cpu; arm64's ipi_raise (a CPU mask), x86's IPI entries */
+static const char *const old_formats[][2] = {
+	{ "ipi", "name: ipi_raise\nID: 6\nformat:\n" COMMON
+		 "\tfield:__data_loc cpumask_t target_cpus;\toffset:8;\tsize:4;\tsigned:0;\n"
+		 "\tfield:const char * reason;\toffset:16;\tsize:8;\tsigned:0;\n\n"
+		 "print fmt: \"%s\", __get_bitmask(target_cpus)\n" },
+	{ "irq_vectors", "name: call_function_single_entry\nID: 7\nformat:\n" COMMON
+			 "\tfield:int vector;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+			 "print fmt: \"%d\", REC->vector\n" },
+	{ "irq_vectors", "name: reschedule_entry\nID: 8\nformat:\n" COMMON
+			 "\tfield:int vector;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+			 "print fmt: \"%d\", REC->vector\n" },
+};
+
+enum { RAISE = IPI, CALL_IN, RESCHED_IN, NR_OLD };
+
+static bool old_kernel;	/* fake_init*() parse old_formats from IPI on */
+
 struct fake {
 	struct tep_handle *tep;
-	struct stream_evsel ev[NR];
+	struct stream_evsel ev[NR_OLD];
 	struct stream_info info;
 	struct stream_ops ops;
 	struct schedan *a;
@@ -99,8 +117,9 @@ static void fake_init_opts(struct fake *f, size_t nr, const struct schedan_opts 
 	memset(f, 0, sizeof(*f));
 	f->tep = tep_alloc();
 	for (i = 0; i < nr; i++) {
-		ck_assert_int_eq(tep_parse_event(f->tep, formats[i][1], strlen(formats[i][1]),
-						 formats[i][0]), 0);
+		const char *const *fmt = old_kernel && i >= IPI ? old_formats[i - IPI] : formats[i];
+
+		ck_assert_int_eq(tep_parse_event(f->tep, fmt[1], strlen(fmt[1]), fmt[0]), 0);
 		f->ev[i].tp = tep_find_event(f->tep, (int)i + 1);
 		f->ev[i].idx = (int)i;
 		f->ev[i].attr.type = PERF_TYPE_TRACEPOINT;
@@ -335,6 +354,86 @@ START_TEST(test_missing)
 }
 END_TEST
 
+/* ipi:ipi_raise on @cpu for the CPUs in @mask (a little-endian long at payload offset 32) */
+static void raise_ipi(struct fake *f, uint32_t cpu, uint32_t tid, uint64_t us, uint64_t mask)
+{
+	uint8_t raw[64] = { 0 };
+	uint32_t loc = 8u << 16 | 32u;
+	struct stream_sample s = { .evsel = &f->ev[RAISE], .cpu = cpu, .tid = tid, .pid = tid,
+				   .time = us * 1000, .raw = raw, .raw_size = sizeof(raw) };
+
+	memcpy(raw + 8, &loc, 4);
+	memcpy(raw + 32, &mask, 8);
+	ck_assert_int_eq(f->ops.sample(f->ops.ctx, &s), 0);
+}
+
+START_TEST(test_old_kernel_ipis)
+{
+	struct schedan_opts o = { .kallsyms_path = "/nonexistent" };
+	char *text;
+	struct fake f;
+
+	/* arm64 before 6.6: the IPI where it is sent, to a mask of CPUs */
+	old_kernel = true;
+	fake_init_opts(&f, RAISE + 1, &o);
+	ck_assert_int_eq(f.ops.begin(f.ops.ctx, &f.info), 0);
+	ck_assert_str_eq(schedan__ipi_source(f.a), "ipi:ipi_raise");
+	WAKE(&f, WAKING, 0, 100, 200, 101, 1);		/* wakelist: the IPI before any wakeup */
+	raise_ipi(&f, 0, 200, 101, 0x2);
+	WAKE(&f, WAKEUP, 1, 105, 0, 101, 1);
+	SW(&f, 1, 110, 0, 0, 101);
+	SW(&f, 1, 115, 101, 1, 0);
+	WAKE(&f, WAKING, 0, 200, 200, 102, 1);		/* direct: activated, then the resched */
+	WAKE(&f, WAKEUP, 0, 201, 200, 102, 1);
+	raise_ipi(&f, 0, 200, 202, 0x6);
+	SW(&f, 1, 210, 0, 0, 102);
+	SW(&f, 1, 215, 102, 1, 0);
+	WAKE(&f, WAKING, 0, 300, 200, 103, 1);		/* an IPI to another CPU is not this one's */
+	raise_ipi(&f, 0, 200, 301, 0x4);
+	WAKE(&f, WAKEUP, 1, 305, 0, 103, 1);
+	SW(&f, 1, 310, 0, 0, 103);
+	SW(&f, 1, 315, 103, 1, 0);
+	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_WAKELIST_IPI), 1);
+	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_DIRECT_IPI), 1);
+	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_UNKNOWN), 1);
+	fake_exit(&f);
+
+	/* x86 before 6.6: the IPI where it lands (irq_vectors:*_entry on the wakee's CPU) */
+	fake_init_opts(&f, NR_OLD, &o);
+	f.info.nr_evsels = NR_OLD;
+	f.ev[RAISE].tp = NULL;		/* x86 has no ipi:ipi_raise */
+	ck_assert_int_eq(f.ops.begin(f.ops.ctx, &f.info), 0);
+	ck_assert_str_eq(schedan__ipi_source(f.a), "irq_vectors:*_entry, where they land");
+	WAKE(&f, WAKING, 0, 100, 200, 101, 1);		/* wakelist: a call-function IPI on 1 */
+	rec(&f, CALL_IN, 1, 0, 102, "vector", (uint64_t)251, NULL);
+	WAKE(&f, WAKEUP, 1, 103, 0, 101, 1);
+	SW(&f, 1, 110, 0, 0, 101);
+	SW(&f, 1, 115, 101, 1, 0);
+	WAKE(&f, WAKING, 0, 200, 200, 102, 1);		/* direct with a reschedule IPI on 1 */
+	WAKE(&f, WAKEUP, 0, 201, 200, 102, 1);
+	rec(&f, RESCHED_IN, 1, 0, 203, "vector", (uint64_t)253, NULL);
+	SW(&f, 1, 210, 0, 0, 102);
+	SW(&f, 1, 215, 102, 1, 0);
+	WAKE(&f, WAKING, 0, 300, 200, 103, 1);		/* direct, no IPI since the waking */
+	WAKE(&f, WAKEUP, 0, 301, 200, 103, 1);
+	SW(&f, 1, 310, 0, 0, 103);
+	SW(&f, 1, 315, 103, 1, 0);
+	WAKE(&f, WAKING, 0, 400, 200, 104, 1);		/* wakelist, no IPI seen: not told */
+	WAKE(&f, WAKEUP, 1, 405, 0, 104, 1);
+	SW(&f, 1, 410, 0, 0, 104);
+	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_WAKELIST_IPI), 1);
+	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_DIRECT_IPI), 1);
+	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_DIRECT_NOIPI), 1);
+	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_UNKNOWN), 1);
+	text = schedan__report(f.a, NULL);
+	ck_assert_ptr_nonnull(strstr(text, "Wakeup paths (usec; IPIs from irq_vectors:*_entry, "
+					   "where they land)"));
+	free(text);
+	fake_exit(&f);
+	old_kernel = false;
+}
+END_TEST
+
 /* nearest rank, as perf script users compute it: the k-th smallest, k = ceil(p% of n) */
 static uint64_t rank_of(uint64_t *v, size_t n, double pct)
 {
@@ -448,6 +547,7 @@ int main(void)
 	tcase_add_test(tc, test_lost);
 	tcase_add_test(tc, test_missing);
 	tcase_add_test(tc, test_percentiles);
+	tcase_add_test(tc, test_old_kernel_ipis);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
