@@ -15,7 +15,7 @@ enum hist_sort {
 	HIST_SORT_COMM,		/* the thread's comm */
 	HIST_SORT_DSO,		/* the map's short name, "[unknown]" without one */
 	HIST_SORT_SYM,		/* a symbol (sym != NULL) or else the map-relative address */
-	HIST_SORT_PID,
+	HIST_SORT_PID,		/* the thread, by tid: perf's pid key (sort_thread) */
 	HIST_SORT_CPU,
 	HIST_SORT_MAX
 };

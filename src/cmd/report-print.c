@@ -84,16 +84,17 @@ void report__print_fields(const struct report *r, size_t idx, double period_pct,
 }
 
 /*
- * perf sizes the Command column by the comm its entries' threads have at the end (a comm
- * before an exec is cut to that width: "perf-ex" for perf-exec, then sleep)
+ * The comm the entry's thread has at the end: perf sizes the Command column by it (a comm
+ * before an exec is cut to that width: "perf-ex" for perf-exec, then sleep) and shows it
+ * after the tid of the pid key
  */
-static size_t comm_width(struct report *r, const struct hist_key *k)
+static const char *thread_comm(struct report *r, const struct hist_key *k)
 {
 	struct taddr al;
 
 	if (threads__resolve(r->threads, k->pid, k->tid, PERF_RECORD_MISC_KERNEL, 0, &al))
-		return strlen(k->comm);
-	return strlen(al.comm);
+		return k->comm;
+	return al.comm;
 }
 
 static size_t key_width(struct report *r, const struct hist_rows *rows, enum hist_sort s,
@@ -106,7 +107,13 @@ static size_t key_width(struct report *r, const struct hist_rows *rows, enum his
 
 		switch (s) {
 		case HIST_SORT_COMM:
-			l = comm_width(r, k);
+			l = strlen(thread_comm(r, k));
+			break;
+		case HIST_SORT_PID:	/* "%7d:COMM", the thread's last */
+			l = 8 + strlen(thread_comm(r, k));
+			break;
+		case HIST_SORT_CPU:
+			l = 3;
 			break;
 		case HIST_SORT_DSO:
 			l = strlen(k->dso);
@@ -126,12 +133,13 @@ static size_t key_width(struct report *r, const struct hist_rows *rows, enum his
 
 static const char *key_title(enum hist_sort s)
 {
-	static const char *const t[] = { "Command", "Shared Object", "Symbol", "Pid", "CPU" };
+	static const char *const t[] = { "Command", "Shared Object", "Symbol", "    Pid:Command",
+					 "CPU" };
 
 	return s < ARRAY_SIZE(t) ? t[s] : "?";
 }
 
-static void print_key(const struct hist_key *k, enum hist_sort s, int w)
+static void print_key(struct report *r, const struct hist_key *k, enum hist_sort s, int w)
 {
 	char b[64];
 
@@ -153,11 +161,14 @@ static void print_key(const struct hist_key *k, enum hist_sort s, int w)
 				 (unsigned long long)k->addr);
 		printf("%-*s", w, b);
 		break;
-	case HIST_SORT_PID:
-		printf("%*d", w, k->pid);
+	case HIST_SORT_PID:	/* -t: the tid alone */
+		if (w)
+			printf("%7d:%-*.*s", k->tid, w - 8, w - 8, thread_comm(r, k));
+		else
+			printf("%d", k->tid);
 		break;
 	case HIST_SORT_CPU:
-		printf("%*d", w, k->cpu);
+		printf("%*.*d", w, w, k->cpu);
 		break;
 	default:
 		break;
@@ -221,7 +232,7 @@ static int print_hist(struct report *r, size_t idx, size_t n)
 			report__print_shares(r, pct, n, e.nr_samples, n);
 		for (j = 0; j < o->nr_sorts; j++) {
 			fputs(o->sep ?: "  ", stdout);
-			print_key(e.key, o->sorts[j], o->sep ? 0 : (int)c[kc + j].width);
+			print_key(r, e.key, o->sorts[j], o->sep ? 0 : (int)c[kc + j].width);
 		}
 		putchar('\n');
 	}

@@ -92,7 +92,7 @@ static uint64_t key_hash(const struct hist *h, const struct hist_key *k)
 			x = mix(x, k->sym ? (uintptr_t)k->sym : k->addr);
 			break;
 		case HIST_SORT_PID:
-			x = mix(x, (uint32_t)k->pid);
+			x = mix(x, (uint32_t)k->tid);
 			break;
 		case HIST_SORT_CPU:
 			x = mix(x, (uint32_t)k->cpu);
@@ -124,7 +124,7 @@ static bool key_eq(const struct hist *h, const struct hist_key *a, const struct 
 				return false;
 			break;
 		case HIST_SORT_PID:
-			if (a->pid != b->pid)
+			if (a->tid != b->tid)
 				return false;
 			break;
 		case HIST_SORT_CPU:
@@ -251,7 +251,7 @@ static int cmp_keys_one(enum hist_sort s, const struct hist_key *a, const struct
 			       (a->sym < b->sym ? -1 : 1);
 		return a->addr < b->addr ? -1 : a->addr > b->addr;
 	case HIST_SORT_PID:
-		return a->pid < b->pid ? -1 : a->pid > b->pid;
+		return a->tid < b->tid ? -1 : a->tid > b->tid;
 	case HIST_SORT_CPU:
 		return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
 	default:

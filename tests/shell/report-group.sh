@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Event groups side by side, and perf's columns: report --stdio's whole table equals perf
-# report's run here, line for line, on every fixture perf reads, for --sort comm,dso, sym
-# and the default, as perf shows it by default (a group's members side by side where the
+# report's run here, line for line, on every fixture perf reads, for --sort comm,dso, sym,
+# the default and pid,cpu, as perf shows it by default (a group's members side by side where the
 # file describes groups), with -n (Samples), --group (every event one group where it
 # describes none) and --no-group; and on event groups recorded here with perf record
 # ({cpu-clock,task-clock}, and :S, the leader's samples reading both counters), --sort
@@ -46,7 +46,7 @@ for f in "$FIXTURES"/real/*.data; do
 	case $b in
 	arm64-*|corrupt-*) continue ;;	# perf 6.1 reads neither (attr size 136; a bad record)
 	esac
-	for sort in comm,dso sym comm,dso,sym; do
+	for sort in comm,dso sym comm,dso,sym pid,cpu; do
 		for mode in "" -n --group --no-group "--group -n" "--no-group -n"; do
 			# shellcheck disable=SC2086
 			same "$b --sort $sort $mode" -i "$f" --symfs="$TMP/nosym" --no-children -g none \

@@ -94,6 +94,28 @@ START_TEST(test_rows_one_member_ties_by_key)
 }
 END_TEST
 
+START_TEST(test_pid_key_is_the_thread)
+{
+	const enum hist_sort pid[] = { HIST_SORT_PID };
+	struct hist *h = hist__new(pid, 1);
+	struct hist_key a = { .comm = "x", .dso = "d", .pid = 10, .tid = 10 };
+	struct hist_key b = { .comm = "x", .dso = "d", .pid = 10, .tid = 11 };
+	struct hist_rows *rows;
+
+	/* perf's pid key is the thread: two threads of one process are two rows */
+	ck_assert_int_eq(hist__add(h, &a, 1), 0);
+	ck_assert_int_eq(hist__add(h, &b, 2), 0);
+	ck_assert_int_eq(hist__add(h, &b, 2), 0);
+	rows = hist_rows__new(&h, 1, false);
+	ck_assert_ptr_nonnull(rows);
+	ck_assert_uint_eq(hist_rows__nr(rows), 2);
+	ck_assert_int_eq(hist_rows__get(rows, 0).key->tid, 11);
+	ck_assert_uint_eq(hist_rows__get(rows, 0).nr_samples[0], 2);
+	hist_rows__delete(rows);
+	hist__delete(h);
+}
+END_TEST
+
 START_TEST(test_groups_from_desc)
 {
 	char anon[] = "{anon_group}", named[] = "pair";
@@ -155,6 +177,7 @@ int main(void)
 
 	tcase_add_test(tc, test_rows_union_and_order);
 	tcase_add_test(tc, test_rows_one_member_ties_by_key);
+	tcase_add_test(tc, test_pid_key_is_the_thread);
 	tcase_add_test(tc, test_groups_from_desc);
 	tcase_add_test(tc, test_groups_forced);
 	suite_add_tcase(s, tc);
