@@ -26,6 +26,7 @@ struct report_opts {
 	const char *input;
 	enum report_group group;
 	bool show_nr;			/* -n: perf's Samples column, the count of each row */
+	bool no_skip_empty;		/* tables of events without samples too */
 	bool header, stats;
 	bool show_info;			/* -I: the topology features in full, as perf -I */
 	enum hist_sort sorts[HIST_SORT_MAX];

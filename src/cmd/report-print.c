@@ -273,7 +273,7 @@ int report__print(struct report *r, const struct stream_stats *st)
 {
 	/* members side by side on a terminal, not in -t's lines */
 	bool side = r->o->group != REPORT_GROUP_OFF && !r->o->sep;
-	size_t i, m, n;
+	size_t i, n;
 	int ret = group_events(r);
 
 	report__print_notes(r);
@@ -287,16 +287,11 @@ int report__print(struct report *r, const struct stream_stats *st)
 	if (!r->o->sep)
 		printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)st->nr_lost);
 	for (i = 0; i < r->nr && !ret; i++) {
-		const struct perf_event_attr *a = &r->info->evsels[i].attr;
-		bool dummy = a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
-		uint64_t nr = 0;
-
 		n = side ? r->groups[i].nr_members : 1;
 		if (!n)
 			continue;	/* shown with its leader */
-		for (m = 0; m < n; m++)
-			nr += r->nr_samples[i + m];
-		if (!nr && (r->o->sep || dummy))
+		/* perf's --skip-empty: an event without samples, a group whose leader has none */
+		if (!r->nr_samples[i] && (!r->o->no_skip_empty || r->o->sep))
 			continue;
 		if (r->symrep && r->o->sym.labels)
 			ret = report__print_labels(r, i, n);

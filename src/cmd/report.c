@@ -265,6 +265,7 @@ static void usage(FILE *fp)
 		    "      --group         an event group's members side by side (the default where\n"
 		    "                      the file describes groups; without: all events one group)\n"
 		    "      --no-group      a table per event\n"
+		    "      --no-skip-empty tables of events without samples too (perf hides them)\n"
 		    "      --percent-limit P  hide entries below P%%\n"
 		    "      --ordered       every sample in time order (by default, with sort keys\n"
 		    "                      sym and dso only, kernel samples are counted as read;\n"
@@ -314,6 +315,8 @@ int cmd_report(int argc, char **argv)
 		{ "show-nr-samples", no_argument, NULL, 'n' },
 		{ "group", no_argument, NULL, 1012 },
 		{ "no-group", no_argument, NULL, 1013 },
+		{ "skip-empty", no_argument, NULL, 1014 },
+		{ "no-skip-empty", no_argument, NULL, 1015 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -395,6 +398,12 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 1013:
 			o.group = REPORT_GROUP_OFF;
+			break;
+		case 1014:
+			o.no_skip_empty = false;
+			break;
+		case 1015:
+			o.no_skip_empty = true;
 			break;
 		case 'h':
 			usage(stdout);

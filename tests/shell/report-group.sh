@@ -7,23 +7,25 @@
 # describes none) and --no-group; and on event groups recorded here with perf record
 # ({cpu-clock,task-clock}, and :S, the leader's samples reading both counters), --sort
 # comm,dso and dso line for line, --sort sym's header lines (perf and libdwfl name some
-# symbols by other aliases); and --children on a group recorded with callchains: the count
-# lines, and the four shares of every row both name alike.
+# symbols by other aliases), and events without samples (perf's --skip-empty); and --children
+# on a group recorded with callchains (the count lines, the four shares as --no-group's
+# tables), and -g's branch shares.
 source "$(dirname "$0")/lib.sh"
 need_fixtures
 need_perf
 mkdir -p "$TMP/nosym"
 
-# perf's banner (the --header hint and its '#') and its closing tip are not schedlens's
+# perf's banner (the --header hint and its '#') and its closing tip are not schedlens's;
+# the blank and '#' lines at the end are left out on both sides
+trim_tail() { awk '/^#?$/ { held = held $0 "\n"; next } { printf "%s%s\n", held, $0; held = "" }'; }
 perf_table() {
 	perf report --stdio "$@" 2>/dev/null |
 		awk 'NR == 1 && /^# To display the perf.data header/ { skip = 1; next }
 		     skip == 1 && /^#$/ { skip = 0; next } { skip = 0; print }' |
-		sed '/^# (Tip: /,$d' | sed -e :a -e '/^\(#\|\)$/{$d;N;ba' -e '}'
+		sed '/^# (Tip: /,$d' | trim_tail
 }
 ours_table() {
-	"$SCHEDLENS" report "$@" 2>/dev/null | grep -v '^# note: ' |
-		sed -e :a -e '/^\(#\|\)$/{$d;N;ba' -e '}'
+	"$SCHEDLENS" report "$@" 2>/dev/null | grep -v '^# note: ' | trim_tail
 }
 # same NAME PERF_ARGS -- OURS_ARGS: the tables equal line for line
 lines=0
@@ -87,6 +89,16 @@ for g in '{cpu-clock,task-clock}' '{cpu-clock,task-clock}:S'; do
 	diff -u "$TMP/perf" "$TMP/ours" || fail "recorded $g --sort sym: header lines differ from perf"
 	grep -q "of events 'anon group { cpu-clock, task-clock }'" "$TMP/ours" ||
 		fail "recorded $g not shown as one group"
+done
+# events that count nothing (here, as a rule): perf hides their tables, and a group's whole
+# table when its leader has no samples (--skip-empty, its default); --no-skip-empty shows them
+perf record -e '{alignment-faults,cpu-clock}' -e emulation-faults -o "$TMP/e.data" -- \
+	ls -R /usr/share >/dev/null 2>"$TMP/rec.err" ||
+	skip "perf record cannot record alignment-faults and emulation-faults: $(tail -1 "$TMP/rec.err")"
+for mode in "" --no-group --no-skip-empty "--no-group --no-skip-empty"; do
+	# shellcheck disable=SC2086
+	same "events without samples $mode" -i "$TMP/e.data" --sort comm,dso $mode -- \
+		-i "$TMP/e.data" --sort comm,dso $mode
 done
 echo "with the groups recorded here: $lines lines equal perf's"
 
