@@ -35,18 +35,18 @@ grep -q "^# Samples: $written  of events 'anon group { cpu-clock, task-clock }'"
 # the attrs: the leader disabled, its member not (it counts when the leader does), ids in
 # read_format, no GROUP without sample reads (:S): as perf sets them. perf 6.1 also asks
 # PERF_FORMAT_LOST of a 6.0+ kernel, and sample ids as ID where schedlens uses IDENTIFIER.
-python3 - "$TMP" <<'PY' || fail "group attrs differ from perf's"
-import re, sys
-t = sys.argv[1]
-def attrs(f):
+# attrs.py PERF_V SL_V SAMPLE_READ: the group's attrs in perf evlist -v of perf's file and of
+# schedlens's, field by field
+cat >"$TMP/attrs.py" <<'PY'
+import sys
+def attrs(path):
     out = {}
-    for line in open(f"{t}/{f}.v"):
+    for line in open(path):
         name, _, rest = line.partition(": ")
         rest = rest.strip().replace("{ sample_period, sample_freq }", "period")
-        fields = dict(kv.split(": ", 1) for kv in rest.split(", "))
-        out[name] = fields
+        out[name] = dict(kv.split(": ", 1) for kv in rest.split(", "))
     return out
-p, s = attrs("perf"), attrs("sl")
+p, s, sread = attrs(sys.argv[1]), attrs(sys.argv[2]), sys.argv[3] == "1"
 bad = []
 for ev in ("cpu-clock", "task-clock"):
     pf, sf = p.get(ev), s.get(ev)
@@ -56,14 +56,20 @@ for ev in ("cpu-clock", "task-clock"):
     for k in ("type", "config", "period", "disabled", "inherit", "freq", "sample_id_all"):
         if pf.get(k) != sf.get(k):
             bad.append(f"{ev}: {k} '{sf.get(k)}', perf '{pf.get(k)}'")
+    if sread and "READ" not in sf["sample_type"].split("|"):
+        bad.append(f"{ev}: no READ in sample_type {sf['sample_type']}")
     rp = set(pf.get("read_format", "").split("|")) - {"LOST"}
     rs = set(sf.get("read_format", "").split("|"))
+    # with :S the member's own read_format has no GROUP here (the leader's shapes the samples)
+    if sread and ev == "task-clock":
+        rp -= {"GROUP"}
     if rp != rs:
         bad.append(f"{ev}: read_format {rs}, perf {rp}")
 for b in bad:
     print(b)
 sys.exit(1 if bad else 0)
 PY
+python3 "$TMP/attrs.py" "$TMP/perf.v" "$TMP/sl.v" 0 || fail "group attrs differ from perf's"
 
 # the kernel sees one group: the member opened on the leader's fd (perf_event_open's group_fd)
 if command -v strace >/dev/null 2>&1; then
@@ -131,34 +137,5 @@ perf script -i "$TMP/sl-s.data" -F event 2>&1 | sort | uniq -c >"$TMP/sl-s.scrip
 [ "$(awk '$2 == "cpu-clock:" { print $1 }' "$TMP/sl-s.script")" = "$written" ] &&
 	[ "$(awk '$2 == "task-clock:" { print $1 }' "$TMP/sl-s.script")" = "$written" ] ||
 	fail "perf script of {..}:S: $(cat "$TMP/sl-s.script"), record wrote $written samples"
-python3 - "$TMP" <<'PY' || fail "{..}:S attrs differ from perf's"
-import sys
-t = sys.argv[1]
-def attrs(f):
-    out = {}
-    for line in open(f"{t}/{f}.v"):
-        name, _, rest = line.partition(": ")
-        rest = rest.strip().replace("{ sample_period, sample_freq }", "period")
-        out[name] = dict(kv.split(": ", 1) for kv in rest.split(", "))
-    return out
-p, s = attrs("perf-s"), attrs("sl-s")
-bad = []
-for ev in ("cpu-clock", "task-clock"):
-    pf, sf = p[ev], s[ev]
-    for k in ("period", "freq", "disabled", "inherit"):
-        if pf.get(k) != sf.get(k):
-            bad.append(f"{ev}: {k} '{sf.get(k)}', perf '{pf.get(k)}'")
-    if "READ" not in sf["sample_type"].split("|"):
-        bad.append(f"{ev}: no READ in sample_type {sf['sample_type']}")
-    rp = set(pf.get("read_format", "").split("|")) - {"LOST"}
-    rs = set(sf.get("read_format", "").split("|"))
-    # the member's own read_format has no GROUP here (only the leader's shapes the samples)
-    if ev == "task-clock":
-        rp -= {"GROUP"}
-    if rp != rs:
-        bad.append(f"{ev}: read_format {rs}, perf {rp}")
-for b in bad:
-    print(b)
-sys.exit(1 if bad else 0)
-PY
+python3 "$TMP/attrs.py" "$TMP/perf-s.v" "$TMP/sl-s.v" 1 || fail "{..}:S attrs differ from perf's"
 echo ok
