@@ -74,7 +74,10 @@ void origin__compare(struct origin *o, const struct origin_facts *in,
 	}
 }
 
-/* where the running kernel's text lies: _text is among the first lines of /proc/kallsyms */
+/*
+ * Where the running kernel's text lies: _text, or _stext where kallsyms has no _text (arm64
+ * 6.1), as perf's reference symbol; both are among the first lines of /proc/kallsyms.
+ */
 static uint64_t running_text(void)
 {
 	FILE *fp = fopen("/proc/kallsyms", "re");
@@ -85,10 +88,14 @@ static uint64_t running_text(void)
 	if (!fp)
 		return 0;
 	for (i = 0; i < 1024 && fgets(line, sizeof(line), fp); i++) {
-		if (sscanf(line, "%llx %c %127s", &a, &type, name) == 3 && !strcmp(name, "_text")) {
+		if (sscanf(line, "%llx %c %127s", &a, &type, name) != 3)
+			continue;
+		if (!strcmp(name, "_text")) {
 			addr = a;
 			break;
 		}
+		if (!strcmp(name, "_stext") && !addr)
+			addr = a;
 	}
 	fclose(fp);
 	return addr;

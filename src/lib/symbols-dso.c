@@ -275,7 +275,7 @@ void sym_dso__open(struct symbols *s, struct sym_dso *d)
 			GElf_Sym sym;
 			const char *nm = dwfl_module_getsym(d->mod, i, &sym, NULL);
 
-			if (nm && !strcmp(nm, "_text"))
+			if (nm && !strcmp(nm, s->ktext_sym[0] ? s->ktext_sym : "_text"))
 				vtext = sym.st_value;
 		}
 		if (vtext && s->ktext)

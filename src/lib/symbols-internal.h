@@ -72,6 +72,8 @@ struct symbols {
 	struct sym_dso *dso_tab[SYM_DSO_TAB];	/* dsos by name: every MMAP looks its file up */
 	struct sym_dso *kernel;
 	uint64_t ktext;		/* runtime _text from the kernel MMAP record, 0 unknown */
+	char ktext_sym[16];	/* the symbol it is of: "_text", or "_stext" where kallsyms has
+				 * no _text (arm64 before 6.x), as the map's name says */
 	struct kallsyms *ks;	/* read as far as lookups need when there is no vmlinux */
 	struct errbuf ks_err;	/* why kallsyms could not be read, "" when it could */
 	struct sym_src *srcs;

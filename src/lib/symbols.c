@@ -243,8 +243,12 @@ int symbols__mmap(struct symbols *s, const struct stream_mmap *m)
 	s->memo.hi = 0;
 	s->gen++;
 	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL) {
-		if (!strncmp(m->filename, KERNEL_DSO, strlen(KERNEL_DSO)) && !s->ktext)
+		if (!strncmp(m->filename, KERNEL_DSO, strlen(KERNEL_DSO)) && !s->ktext) {
 			s->ktext = m->pgoff;
+			snprintf(s->ktext_sym, sizeof(s->ktext_sym), "%s",
+				 m->filename[strlen(KERNEL_DSO)] ? m->filename + strlen(KERNEL_DSO) :
+								   "_text");
+		}
 		return 0;
 	}
 	if (!m->len || !m->filename)
