@@ -99,7 +99,8 @@ static int pick_sched(struct event_desc *evs, size_t *n, char *note, size_t len,
 		      struct errbuf *err)
 {
 	const struct schedan_tracepoint *tp;
-	size_t i, ntp, used = strlen(note);
+	size_t i, ntp, used = strlen(note), nsub = 0;
+	char subs[256] = "";
 	int ret;
 
 	tp = schedan__tracepoints(&ntp);
@@ -116,10 +117,15 @@ static int pick_sched(struct event_desc *evs, size_t *n, char *note, size_t len,
 		}
 		if (ret)
 			return ret;
+		if (tp[i].instead_of)
+			nsub += snprintf(subs + nsub, nsub < sizeof(subs) ? sizeof(subs) - nsub : 0,
+					 "%s%s", nsub ? ", " : "", tp[i].name);
 		(*n)++;
 	}
 	if (used && used < len)
-		snprintf(note + used, len - used, ": left out");
+		used += snprintf(note + used, len - used, ": left out");
+	if (nsub && used < len)
+		snprintf(note + used, len - used, "; recorded %s in its place", subs);
 	return 0;
 }
 
@@ -326,7 +332,8 @@ static size_t id_trailer(const struct perf_event_attr *a, uint64_t id, uint64_t 
 }
 
 /*
- * The kernel map perf record synthesizes ("[kernel.kallsyms]_text" at _text), which perf
+ * The kernel map perf record synthesizes ("[kernel.kallsyms]_text" at _text, or _stext where
+ * kallsyms has no _text, as on arm64 6.1: perf's reference symbols in that order), which perf
  * report needs to resolve kernel samples with kallsyms.
  */
 static int write_kernel_mmap(struct perf_writer *w, const uint64_t *trailer, size_t nt)
@@ -339,17 +346,20 @@ static int write_kernel_mmap(struct perf_writer *w, const uint64_t *trailer, siz
 		uint64_t trailer[8];
 	} rec = { .h = { .type = PERF_RECORD_MMAP, .misc = PERF_RECORD_MISC_KERNEL } };
 	struct kallsyms *ks = kallsyms__load(NULL, NULL);
-	const struct ksym *text = ks ? kallsyms__by_name(ks, "_text") : NULL;
+	const char *ref = "_text";
+	const struct ksym *text = ks ? kallsyms__by_name(ks, ref) : NULL;
 	unsigned char id[20];
 	int ret = 0, n;
 
+	if (!text && ks)
+		text = kallsyms__by_name(ks, ref = "_stext");
 	if (!text)
 		goto out_free;
 	rec.pid = 0xffffffffu;
 	rec.start = text->addr;
 	rec.len = ~0ull - text->addr;
 	rec.pgoff = text->addr;
-	snprintf(rec.filename, sizeof(rec.filename), "[kernel.kallsyms]_text");
+	snprintf(rec.filename, sizeof(rec.filename), "[kernel.kallsyms]%s", ref);
 	memcpy(rec.trailer, trailer, nt * sizeof(uint64_t));
 	rec.h.size = offsetof(typeof(rec), trailer) + nt * sizeof(uint64_t);
 	ret = perf_writer__write(w, &rec.h);
