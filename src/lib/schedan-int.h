@@ -140,6 +140,9 @@ struct schedan {
 	size_t nr_ipis, cap_ipis;
 	uint64_t nr_ipi_events, nr_lost, nr_lost_records, dropped, missed;
 	uint64_t *ipi_in;		/* per CPU: when an IPI (EV_IPI_RECV) last landed there */
+	uint64_t *ipi_out;		/* per CPU: when a wakelist IPI was last sent to it */
+	uint64_t *woken_on;		/* per CPU: when a sched_wakeup last ran there */
+	uint64_t raise_wakelist_reason;	/* ipi_raise's reason pointer for wakelist IPIs, 0 */
 	struct stream_stats stats;
 	bool have_stats;
 };

@@ -24,7 +24,7 @@ static const struct {
 	{ "sched", "sched_migrate_task", EV_MIGRATE, { "pid", "orig_cpu", "dest_cpu" } },
 	{ "sched", "sched_wake_idle_without_ipi", EV_IDLE_NOIPI, { "cpu" } },
 	{ "ipi", "ipi_send_cpu", EV_IPI_SEND_CPU, { "cpu", "callsite", "callback" } },
-	{ "ipi", "ipi_raise", EV_IPI_RAISE, { "target_cpus" } },
+	{ "ipi", "ipi_raise", EV_IPI_RAISE, { "target_cpus", "reason" } },
 	{ "irq_vectors", "call_function_single_entry", EV_IPI_RECV, { NULL } },
 	{ "irq_vectors", "reschedule_entry", EV_IPI_RECV, { NULL } },
 };
@@ -76,6 +76,8 @@ void schedan__delete(struct schedan *a)
 	free(a->kinds);
 	free(a->ipis);
 	free(a->ipi_in);
+	free(a->ipi_out);
+	free(a->woken_on);
 	symbols__delete(a->ksyms);
 	free(a);
 }
@@ -187,6 +189,18 @@ static inline void set_comm(const struct schedan *a, struct task *t, const void 
 	}
 }
 
+/* a per-CPU array of times from @old to @n CPUs, the new ones 0 */
+static int grow_times(uint64_t **v, int old, int n)
+{
+	uint64_t *nv = realloc(*v, n * sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	memset(nv + old, 0, (n - old) * sizeof(*nv));
+	*v = nv;
+	return 0;
+}
+
 static int schedan__cpus(struct schedan *a, uint32_t cpu)
 {
 	int n = a->nr_cpus ? a->nr_cpus : 64;
@@ -198,11 +212,9 @@ static int schedan__cpus(struct schedan *a, uint32_t cpu)
 		return -ERANGE;
 	while ((uint32_t)n <= cpu)
 		n *= 2;
-	nl = realloc(a->ipi_in, n * sizeof(*nl));
-	if (!nl)
+	if (grow_times(&a->ipi_in, a->nr_cpus, n) || grow_times(&a->ipi_out, a->nr_cpus, n) ||
+	    grow_times(&a->woken_on, a->nr_cpus, n))
 		return -ENOMEM;
-	a->ipi_in = nl;
-	memset(nl + a->nr_cpus, 0, (n - a->nr_cpus) * sizeof(*nl));
 	nl = realloc(a->cpu_last_switch, n * sizeof(*nl));
 	if (!nl)
 		return -ENOMEM;
@@ -381,7 +393,17 @@ static inline uint64_t fval(const struct schedan *a, enum ev_kind k, int f, cons
 	return fval_swapped(a, k, f, raw);
 }
 
-static enum wake_class window__class(const struct window *w, int cpu)
+/*
+ * A wakeup queued on the wakelist of a CPU that a wakelist IPI was sent to and that has not
+ * run its wakelist since (no sched_wakeup there after it): the kernel sends no second IPI
+ * (llist_add found the list non-empty), the pending one serves this wakeup too.
+ */
+static bool ipi_outstanding(const struct schedan *a, int dst)
+{
+	return dst >= 0 && dst < a->nr_cpus && a->ipi_out[dst] && a->ipi_out[dst] > a->woken_on[dst];
+}
+
+static enum wake_class window__class(const struct schedan *a, const struct window *w, int cpu)
 {
 	if (w->dst == cpu)
 		return WAKE_SAME_CPU;
@@ -394,7 +416,7 @@ static enum wake_class window__class(const struct window *w, int cpu)
 		return WAKE_WAKELIST_IPI;
 	if (w->poll)
 		return WAKE_WAKELIST_POLL;
-	return WAKE_UNKNOWN;
+	return ipi_outstanding(a, w->dst) ? WAKE_WAKELIST_IPI : WAKE_UNKNOWN;
 }
 
 static void window__close(struct schedan *a, int cpu)
@@ -406,7 +428,7 @@ static void window__close(struct schedan *a, int cpu)
 		return;
 	t = w->wakee_t;
 	if (t->pending && t->pending_cpu == cpu) {
-		t->pending_class = window__class(w, cpu);
+		t->pending_class = window__class(a, w, cpu);
 		t->pending_cpu = -1;
 	}
 	w->open = false;
@@ -440,6 +462,7 @@ static int on_waking(struct schedan *a, const struct stream_sample *s, enum ev_k
 	struct task *wakee, *waker = NULL;
 
 	if (k == EV_WAKEUP && a->waking_mode) {
+		a->woken_on[cpu] = s->time;
 		if (a->win[cpu].open && a->win[cpu].wakee == pid) {
 			a->win[cpu].woke_here = true;
 			a->win[cpu].dst = dst;
@@ -504,28 +527,44 @@ static enum wake_class ipi_landed(const struct schedan *a, const struct task *t,
 	return c == WAKE_DIRECT_NOIPI ? WAKE_DIRECT_IPI : c;
 }
 
-/* ipi:ipi_raise: an IPI sent from this CPU to those in its target_cpus mask */
+/* whether CPU @cpu is in the mask @mask of @len bytes (longs in the recording's byte order) */
+static bool mask_has(const struct schedan *a, const uint8_t *mask, uint32_t len, int cpu)
+{
+	uint32_t byte = (uint32_t)cpu / 8;
+
+	if (cpu < 0 || byte >= len)
+		return false;
+	return mask[a->native ? byte : byte ^ 7] & (1u << (cpu % 8));
+}
+
+/*
+ * ipi:ipi_raise: an IPI sent from this CPU to those in its target_cpus mask, for the reason
+ * its string pointer names. Its reason for a wakelist IPI is learnt from one sent in a
+ * wakelist wakeup's window (before the wakee's activation), to tell later ones outside.
+ */
 static int on_ipi_raise(struct schedan *a, const struct stream_sample *s)
 {
 	struct window *w = &a->win[s->cpu];
-	uint64_t loc = fval(a, EV_IPI_RAISE, 0, s->raw);
+	uint64_t loc = fval(a, EV_IPI_RAISE, 0, s->raw), reason = fval(a, EV_IPI_RAISE, 1, s->raw);
 	uint32_t off = loc & 0xffff, len = (loc >> 16) & 0xffff;
 	const uint8_t *mask = (const uint8_t *)s->raw + off;
+	int c;
 
 	a->nr_ipi_events++;
-	if (!w->open || w->dst < 0 || (uint32_t)w->dst / 8 >= len || off + len > s->raw_size)
+	if (off + len > s->raw_size)
 		return 0;
-	/* a mask of longs in the recording machine's order: the byte holding a bit differs */
-	if (!a->native)
-		mask += ((uint32_t)w->dst / 8) ^ 7;
-	else
-		mask += (uint32_t)w->dst / 8;
-	if (*mask & (1u << (w->dst % 8))) {
-		if (w->woke_here)
+	if (w->open && mask_has(a, mask, len, w->dst)) {
+		if (w->woke_here) {
 			w->ipi_resched = true;
-		else
+		} else {
 			w->ipi_wakelist = true;
+			a->raise_wakelist_reason = reason;
+		}
 	}
+	if (reason && reason == a->raise_wakelist_reason)
+		for (c = 0; c < a->nr_cpus && (uint32_t)c / 8 < len; c++)
+			if (mask_has(a, mask, len, c))
+				a->ipi_out[c] = s->time;
 	return 0;
 }
 
@@ -705,6 +744,8 @@ static int on_ipi(struct schedan *a, const struct stream_sample *s)
 		k->wakelist = ipi__is_wakelist(a, k);
 	}
 	k->count++;
+	if ((k->wakelist || cb) && dst >= 0 && dst < a->nr_cpus)
+		a->ipi_out[dst] = s->time;
 	/* in a wakeup's window a call-function IPI (a callback) is the wakelist's, even when
 	 * the symbols at hand cannot say so (another kernel's file) */
 	if (w->open && w->dst == dst) {

@@ -354,8 +354,12 @@ START_TEST(test_missing)
 }
 END_TEST
 
+#define CALL_FUNC 0xffff800008f41000ull	/* ipi_raise's reason strings, by address */
+#define RESCHED 0xffff800008f41020ull
+
 /* ipi:ipi_raise on @cpu for the CPUs in @mask (a little-endian long at payload offset 32) */
-static void raise_ipi(struct fake *f, uint32_t cpu, uint32_t tid, uint64_t us, uint64_t mask)
+static void raise_ipi(struct fake *f, uint32_t cpu, uint32_t tid, uint64_t us, uint64_t mask,
+		      uint64_t reason)
 {
 	uint8_t raw[64] = { 0 };
 	uint32_t loc = 8u << 16 | 32u;
@@ -364,6 +368,7 @@ static void raise_ipi(struct fake *f, uint32_t cpu, uint32_t tid, uint64_t us, u
 
 	memcpy(raw + 8, &loc, 4);
 	memcpy(raw + 32, &mask, 8);
+	memcpy(raw + 16, &reason, 8);
 	ck_assert_int_eq(f->ops.sample(f->ops.ctx, &s), 0);
 }
 
@@ -379,23 +384,40 @@ START_TEST(test_old_kernel_ipis)
 	ck_assert_int_eq(f.ops.begin(f.ops.ctx, &f.info), 0);
 	ck_assert_str_eq(schedan__ipi_source(f.a), "ipi:ipi_raise");
 	WAKE(&f, WAKING, 0, 100, 200, 101, 1);		/* wakelist: the IPI before any wakeup */
-	raise_ipi(&f, 0, 200, 101, 0x2);
+	raise_ipi(&f, 0, 200, 101, 0x2, CALL_FUNC);
 	WAKE(&f, WAKEUP, 1, 105, 0, 101, 1);
 	SW(&f, 1, 110, 0, 0, 101);
 	SW(&f, 1, 115, 101, 1, 0);
 	WAKE(&f, WAKING, 0, 200, 200, 102, 1);		/* direct: activated, then the resched */
 	WAKE(&f, WAKEUP, 0, 201, 200, 102, 1);
-	raise_ipi(&f, 0, 200, 202, 0x6);
+	raise_ipi(&f, 0, 200, 202, 0x6, RESCHED);
 	SW(&f, 1, 210, 0, 0, 102);
 	SW(&f, 1, 215, 102, 1, 0);
 	WAKE(&f, WAKING, 0, 300, 200, 103, 1);		/* an IPI to another CPU is not this one's */
-	raise_ipi(&f, 0, 200, 301, 0x4);
+	raise_ipi(&f, 0, 200, 301, 0x4, CALL_FUNC);
 	WAKE(&f, WAKEUP, 1, 305, 0, 103, 1);
 	SW(&f, 1, 310, 0, 0, 103);
 	SW(&f, 1, 315, 103, 1, 0);
-	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_WAKELIST_IPI), 1);
+	/* two queued on CPU 1's wakelist before it runs it: one IPI serves both */
+	WAKE(&f, WAKING, 0, 400, 200, 104, 1);
+	raise_ipi(&f, 0, 200, 401, 0x2, CALL_FUNC);
+	WAKE(&f, WAKING, 0, 402, 200, 105, 1);
+	WAKE(&f, WAKING, 0, 403, 200, 100, 0);		/* closes 105's window */
+	WAKE(&f, WAKEUP, 1, 405, 0, 104, 1);
+	WAKE(&f, WAKEUP, 1, 406, 0, 105, 1);
+	SW(&f, 1, 410, 0, 0, 104);
+	SW(&f, 1, 415, 104, 1, 105);
+	SW(&f, 1, 420, 105, 1, 0);
+	SW(&f, 0, 421, 200, 0, 100);
+	SW(&f, 0, 422, 100, 1, 200);
+	/* CPU 1 ran its wakelist since: a wakeup queued now with no IPI is not told */
+	WAKE(&f, WAKING, 0, 500, 200, 106, 1);
+	WAKE(&f, WAKEUP, 1, 505, 0, 106, 1);
+	SW(&f, 1, 510, 0, 0, 106);
+	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_WAKELIST_IPI), 3);
+	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_SAME_CPU), 1);
 	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_DIRECT_IPI), 1);
-	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_UNKNOWN), 1);
+	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_UNKNOWN), 2);
 	fake_exit(&f);
 
 	/* x86 before 6.6: the IPI where it lands (irq_vectors:*_entry on the wakee's CPU) */
