@@ -35,6 +35,8 @@ static void usage(FILE *f)
 		"  --debian VERSION   Debian's cloud kernel 6.1 or 6.12, fetched once into the cache\n"
 		"                     (default 6.1)\n"
 		"  --kernel IMAGE     boot this kernel image instead\n"
+		"  --modules DIR      its modules (lib/modules/RELEASE): virtio's are loaded where\n"
+		"                     the kernel has them as modules\n"
 		"  --arch ARCH        x86_64 or arm64 (default this machine's)\n"
 		"  --cpus N           guest CPUs (default 2)\n"
 		"  --memory SIZE      guest memory, MiB or with M/G (default 1024M)\n"
@@ -76,11 +78,12 @@ static void note(const char *msg, void *arg)
 
 int cmd_vm(int argc, char **argv)
 {
-	enum { O_DEBIAN = 256, O_KERNEL, O_ARCH, O_CPUS, O_MEMORY, O_COPY, O_TIMEOUT, O_ACCEL,
+	enum { O_DEBIAN = 256, O_KERNEL, O_MODULES, O_ARCH, O_CPUS, O_MEMORY, O_COPY, O_TIMEOUT, O_ACCEL,
 	       O_ICOUNT, O_BINARY, O_CACHE, O_EXEC };
 	static const struct option longopts[] = {
 		{ "debian", required_argument, NULL, O_DEBIAN },
 		{ "kernel", required_argument, NULL, O_KERNEL },
+		{ "modules", required_argument, NULL, O_MODULES },
 		{ "arch", required_argument, NULL, O_ARCH },
 		{ "cpus", required_argument, NULL, O_CPUS },
 		{ "memory", required_argument, NULL, O_MEMORY },
@@ -119,6 +122,9 @@ int cmd_vm(int argc, char **argv)
 			break;
 		case O_KERNEL:
 			o.kernel = optarg;
+			break;
+		case O_MODULES:
+			o.modules = optarg;
 			break;
 		case O_ARCH:
 			if (vm_arch__parse(optarg, &o.arch)) {
