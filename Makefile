@@ -7,6 +7,8 @@
 #   make bench      benchmarks that print figures (side by side with perf)
 #   make fuzz       libFuzzer targets for a bounded time (FUZZ_SECONDS)
 #   make test-unit  build and run the unit tests only
+#   make lab        the kernel lab: checks inside Debian's 6.1 and 6.12 kernels, x86-64 and
+#                   arm64, under QEMU (schedlens vm; scripts/lab.sh), and on this kernel
 #   make ARCH=arm64 a static aarch64 build-arm64/schedlens, cross-built against Debian's
 #                   arm64 libraries (scripts/deps-arm64.sh makes build/sysroot-arm64 and
 #                   build/deps-arm64); `make ARCH=arm64 test-unit` runs the unit tests,
@@ -29,7 +31,7 @@ PKG_CONFIG := PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) PKG_CONFIG_PATH= \
               PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/aarch64-linux-gnu/pkgconfig pkg-config
 QEMU     ?= qemu-aarch64-static
 DEPS_OUT := $(DEPS)/lib/libperf.a $(SYSROOT)/.schedlens-pkgs
-HOST_GOALS := $(filter check test run bench asan fuzz,$(MAKECMDGOALS))
+HOST_GOALS := $(filter check test run bench asan fuzz lab,$(MAKECMDGOALS))
 ifneq ($(HOST_GOALS),)
 $(error ARCH=arm64 builds for another machine: '$(HOST_GOALS)' would run it here; 'make ARCH=arm64 test-unit' runs its unit tests under $(QEMU))
 endif
@@ -104,7 +106,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz-*.c))
 BIN      := $(O)/schedlens
 
-.PHONY: all deps check test run asan bench fuzz clean unit-bins test-unit
+.PHONY: all deps check test run asan bench fuzz clean unit-bins test-unit lab
 all: $(BIN)
 
 deps:
@@ -170,6 +172,11 @@ asan: deps
 	@$(MAKE) --no-print-directory O=build-asan \
 		CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined -Wno-maybe-uninitialized" \
 		LDFLAGS="-fsanitize=address,undefined" STATIC_LIBC=0 test
+
+lab: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@$(MAKE) --no-print-directory ARCH=arm64
+	@bash scripts/lab.sh $(BIN)
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BIN)

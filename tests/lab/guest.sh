@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The kernel lab's checks inside one guest (busybox sh; run by scripts/lab.sh through
+# `schedlens vm --exec`). Each step leaves its output in /work, which comes back to the
+# host, and its exit status in status.txt; the host asserts on them.
+# Usage: sh guest.sh ARCH [icount]
+arch=$1
+S=schedlens
+# step NAME CMD...: run CMD; its status and seconds into status.txt
+step() {
+	name=$1
+	shift
+	t0=$(date +%s)
+	"$@"
+	echo "$name $? $(( $(date +%s) - t0 ))" >> status.txt
+}
+
+if [ "${2:-}" = icount ]; then
+	# instructions count only under -icount: this boot does the hardware counters alone
+	step hw $S stat -x, -e cycles,instructions -o hw.csv -- $S bench pipe -l 200
+	exit 0
+fi
+
+uname -r > uname.txt
+nproc > nproc.txt
+step list $S list > list.txt 2>&1
+step stat-sw $S stat -x, -o stat-sw.csv \
+	-e task-clock,context-switches,cpu-migrations,page-faults,sched:sched_switch,sched:sched_wakeup \
+	-- $S bench pipe -l 2000
+step stat-r $S stat -r 3 -o stat-r.txt -e task-clock,context-switches -- $S bench pipe -l 500
+if [ "$arch" = arm64 ]; then
+	step stat-hw $S stat -x, -o stat-hw.csv -e cycles,instructions -- $S bench pipe -l 1000
+	# one event, then more of it than the PMU has counters: they take turns (multiplex)
+	step mux1 $S stat -x, -o mux1.csv -e task-clock,cycles -- $S bench pipe -l 3000
+	step mux $S stat -x, -o mux.csv \
+		-e task-clock,cycles,cycles,cycles,cycles,cycles,cycles,cycles,cycles,cycles,cycles \
+		-- $S bench pipe -l 3000
+	step record $S record -e cycles -g -o rec.data -- $S bench pipe -l 2000
+else
+	step record $S record -e cpu-clock -g -o rec.data -- $S bench pipe -l 2000
+fi
+step record-sched $S record --sched -o sched.data -- $S bench pipe -l 2000
+step sched-pipe $S sched --json --bench pipe -l 2000 > sched-pipe.json 2> sched-pipe.err
+step sched-msg $S sched --json --bench messaging -g 1 -f 4 -l 200 > sched-msg.json 2> sched-msg.err
+step run-quick $S run --suite quick -n 2 -q -o quick.json
+exit 0
