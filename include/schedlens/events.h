@@ -68,11 +68,16 @@ struct evmap_entry {
 struct evmap {
 	char arch[32];		/* snb, clx, icx, zen2, neoverse-n1, kunpeng920 */
 	char pmu[48];		/* libpfm4 PMU name, or "armv8" where libpfm4 has no table */
+	char libpfm[48];	/* with "armv8": the core's table in libpfm4's arm64 build
+				 * ("arm_n1"), which x86 builds lack; "" none */
 	char desc[160];
 	bool pfm;		/* encodings can be checked with libpfm4 */
 	struct evmap_entry entries[16];
 	size_t nr;
 };
+
+/* Whether this libpfm4 was built with the PMU table @name (initialises libpfm4). */
+bool evmap__pfm_has(const char *name);
 
 /* Load data/events/@arch.map ($SCHEDLENS_DATADIR overrides the data folder). 0 or -errno. */
 int evmap__load(const char *arch, struct evmap *m, struct errbuf *err);

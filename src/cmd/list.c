@@ -100,6 +100,8 @@ static int list_arch(const struct list_opts *o)
 {
 	struct errbuf err = { "" };
 	struct evmap m;
+	const char *pmu;
+	bool arm_table = false;
 	size_t i;
 	int bad = 0;
 
@@ -107,12 +109,16 @@ static int list_arch(const struct list_opts *o)
 		fprintf(stderr, "schedlens list: %s\n", err.msg);
 		return 2;
 	}
-	/* libpfm4 reads LIBPFM_FORCE_PMU once, at its first use in this process */
-	if (m.pfm)
-		setenv("LIBPFM_FORCE_PMU", m.pmu, 1);
+	/* libpfm4 reads LIBPFM_FORCE_PMU once, at its first use in this process; an Arm map is
+	 * checked against the core's table where this libpfm4 (its arm64 build) has it */
+	pmu = m.pfm ? m.pmu : m.libpfm;
+	if (pmu[0])
+		setenv("LIBPFM_FORCE_PMU", pmu, 1);
+	if (!m.pfm && m.libpfm[0])
+		arm_table = evmap__pfm_has(m.libpfm);
 	printf("%s: %s\n", m.arch, m.desc);
 	printf("%-14s %-42s %-10s %s\n", "metric", "native event", "encoding",
-	       m.pfm ? "libpfm4 check" : "source");
+	       m.pfm || arm_table ? "libpfm4 check" : "source");
 	for (i = 0; i < m.nr; i++) {
 		const struct evmap_entry *e = &m.entries[i];
 		struct perf_event_attr a;
@@ -120,9 +126,10 @@ static int list_arch(const struct list_opts *o)
 
 		if (e->has_config)
 			snprintf(enc, sizeof(enc), "0x%llx", (unsigned long long)e->config);
-		if (!m.pfm) {
-			snprintf(check, sizeof(check), "Armv8 architectural event (raw r%llx)",
-				 (unsigned long long)e->config);
+		if (!m.pfm && !arm_table) {
+			snprintf(check, sizeof(check), "Armv8 architectural event (raw r%llx)%s",
+				 (unsigned long long)e->config,
+				 m.libpfm[0] ? "; this libpfm4 has no Arm tables" : "");
 		} else if (!e->has_config || e->native[0] == 'r') {
 			snprintf(check, sizeof(check), "%s", e->note);
 		} else {
@@ -135,7 +142,7 @@ static int list_arch(const struct list_opts *o)
 					 (unsigned long long)a.config);
 				bad = 1;
 			} else {
-				snprintf(check, sizeof(check), "ok (%s)", m.pmu);
+				snprintf(check, sizeof(check), "ok (%s)", pmu);
 			}
 		}
 		printf("%-14s %-42s %-10s %s\n", e->metric, e->native, enc, check);

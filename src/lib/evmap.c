@@ -35,6 +35,12 @@ static int parse_line(struct evmap *m, char *line, const char *path, int lineno,
 	line[strcspn(line, "#\n")] = '\0';
 	if (sscanf(line, "%31s%n", key, &off) != 1)
 		return 0;
+	if (!strcmp(key, "libpfm")) {
+		if (sscanf(line + off, "%47s", m->libpfm) != 1)
+			return err__set(err, -EINVAL, "'%s' line %d: libpfm without a name", path,
+					lineno);
+		return 0;
+	}
 	if (!strcmp(key, "arch") || !strcmp(key, "pmu") || !strcmp(key, "desc")) {
 		char *v = line + off;
 
@@ -104,6 +110,23 @@ const struct evmap_entry *evmap__find(const struct evmap *m, const char *metric)
 		if (!strcmp(m->entries[i].metric, metric))
 			return &m->entries[i];
 	return NULL;
+}
+
+bool evmap__pfm_has(const char *name)
+{
+	struct perf_event_attr probe;
+	pfm_pmu_info_t info;
+	int p;
+
+	memset(&probe, 0, sizeof(probe));
+	events__pfm_encode("cycles", &probe, NULL);
+	for (p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++) {
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && !strcmp(info.name, name))
+			return true;
+	}
+	return false;
 }
 
 int evmap__this_machine(struct evmap *m, struct errbuf *err)
