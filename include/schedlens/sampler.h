@@ -7,7 +7,8 @@
  * The caller gives each event's perf_event_attr (sample_type, callchains, period); the
  * sampler adds PERF_SAMPLE_IDENTIFIER | TID | TIME | CPU to sample_type (records of several
  * events share one ring buffer per CPU and are merged by time), sets sample_id_all and
- * read_format ID, and adds a dummy event for mmap/comm/task records when asked.
+ * read_format ID and LOST (where the kernel has it, 6.0+, as perf 6.1), and adds a dummy
+ * event for mmap/comm/task records when asked.
  * Tracepoint payloads are decoded with libtraceevent from the tracefs formats: the
  * tep_handle is stream_info.tep and each tracepoint's stream_evsel.tp.
  *

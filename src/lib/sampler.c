@@ -159,7 +159,8 @@ static int sampler__add_events(struct sampler *s, const struct sampler_opts *o,
 		a->size = sizeof(*a);
 		a->sample_type |= FORCED_SAMPLE_TYPE;
 		a->sample_id_all = 1;
-		a->read_format |= PERF_FORMAT_ID;
+		/* ids, and the samples each event lost (6.0+), as perf 6.1 asks */
+		a->read_format |= PERF_FORMAT_ID | PERF_FORMAT_LOST;
 		/* a group's members count when its leader does (perf: disabled on leaders only) */
 		if (i < o->nr_events && group_size(o, i) > 1 && i >= group_end) {
 			if (i + group_size(o, i) > o->nr_events)
@@ -199,6 +200,23 @@ static int sampler__maps(struct sampler *s, const struct sampler_opts *o, struct
 	return 0;
 }
 
+/*
+ * What an older kernel rejects with EINVAL, newest first: PERF_FORMAT_LOST (6.0), build-ids
+ * in MMAP2 (5.12). Drops one from @a and says so, or false when there is none left to drop.
+ */
+static bool drop_newest(struct perf_event_attr *a)
+{
+	if (a->read_format & PERF_FORMAT_LOST) {
+		a->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+		return true;
+	}
+	if (a->build_id) {
+		a->build_id = 0;
+		return true;
+	}
+	return false;
+}
+
 static int sampler__open(struct sampler *s, struct errbuf *err)
 {
 	int ncpu = perf_cpu_map__nr(s->cpus), first = 0, ret, c;
@@ -208,9 +226,8 @@ static int sampler__open(struct sampler *s, struct errbuf *err)
 	for (i = 0; i < s->nr_evsels; i++) {
 		ret = perf_evsel__open(s->pe[i], perf_evsel__cpus(s->pe[i]),
 				       perf_evsel__threads(s->pe[i]));
-		if (ret == -EINVAL && s->evsels[i].attr.build_id) {	/* a kernel before 5.12 */
-			perf_evsel__attr(s->pe[i])->build_id = 0;
-			s->evsels[i].attr.build_id = 0;
+		while (ret == -EINVAL && drop_newest(perf_evsel__attr(s->pe[i]))) {
+			s->evsels[i].attr = *perf_evsel__attr(s->pe[i]);
 			ret = perf_evsel__open(s->pe[i], perf_evsel__cpus(s->pe[i]),
 					       perf_evsel__threads(s->pe[i]));
 		}

@@ -32,9 +32,9 @@ grep -q "^# Samples: $written  of events 'anon group { cpu-clock, task-clock }'"
 "$SCHEDLENS" report --header -i "$TMP/sl.data" | grep '^# group:' | diff "$TMP/sl.hdr" - ||
 	fail "schedlens report --header: the group line differs from perf's"
 
-# the attrs: the leader disabled, its member not (it counts when the leader does), ids in
-# read_format, no GROUP without sample reads (:S): as perf sets them. perf 6.1 also asks
-# PERF_FORMAT_LOST of a 6.0+ kernel, and sample ids as ID where schedlens uses IDENTIFIER.
+# the attrs: the leader disabled, its member not (it counts when the leader does), ids (and
+# LOST where the kernel has it) in read_format, no GROUP without sample reads (:S): as perf
+# sets them. perf 6.1 puts sample ids as ID where schedlens uses IDENTIFIER.
 # attrs.py PERF_V SL_V SAMPLE_READ: the group's attrs in perf evlist -v of perf's file and of
 # schedlens's, field by field
 cat >"$TMP/attrs.py" <<'PY'
@@ -58,7 +58,7 @@ for ev in ("cpu-clock", "task-clock"):
             bad.append(f"{ev}: {k} '{sf.get(k)}', perf '{pf.get(k)}'")
     if sread and "READ" not in sf["sample_type"].split("|"):
         bad.append(f"{ev}: no READ in sample_type {sf['sample_type']}")
-    rp = set(pf.get("read_format", "").split("|")) - {"LOST"}
+    rp = set(pf.get("read_format", "").split("|"))
     rs = set(sf.get("read_format", "").split("|"))
     # with :S the member's own read_format has no GROUP here (the leader's shapes the samples)
     if sread and ev == "task-clock":
