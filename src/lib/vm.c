@@ -416,6 +416,22 @@ static bool kvm_usable(enum vm_arch arch)
 	return true;
 }
 
+/* a guest that failed: its whole console (an oops, a panic) into the output folder, said */
+static void keep_console(const struct vm_opts *o, const char *dir, struct errbuf *err)
+{
+	char from[PATH_MAX + 16], to[PATH_MAX + 16];
+	size_t len = strlen(err->msg);
+
+	if (!o->out_dir || (mkdir(o->out_dir, 0755) && errno != EEXIST))
+		return;
+	snprintf(from, sizeof(from), "%s/console.log", dir);
+	snprintf(to, sizeof(to), "%s/vm-console.log", o->out_dir);
+	if (!vm__spawn_wait((char *[]){ "cp", from, to, NULL }, NULL, NULL, NULL) &&
+	    len < sizeof(err->msg))
+		snprintf(err->msg + len, sizeof(err->msg) - len, "\n(the whole console in '%s')",
+			 to);
+}
+
 /* a KVM that failed once fails again until the next boot of this machine */
 static void boot_id(char *buf, size_t len)
 {
@@ -520,6 +536,8 @@ int vm__run(const struct vm_opts *o, struct vm_result *res, struct errbuf *err)
 	if (!kvm && o->accel == VM_ACCEL_AUTO && kvm_usable(o->arch) && o->note)
 		o->note("KVM failed on this boot before: running under TCG (slower)", o->note_arg);
 	ret = boot(o, kvm, res->kernel, dir, res, &quiet, err);
+	if (ret == -EIO || ret == -ETIME)
+		keep_console(o, dir, err);
 	if ((ret == -ENXIO || (ret == -EIO && quiet)) && kvm && o->accel == VM_ACCEL_AUTO) {
 		snprintf(msg, sizeof(msg), "KVM failed (%s): running under TCG (slower)", err->msg);
 		*strchrnul(msg, '\n') = 0;

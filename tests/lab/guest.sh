@@ -36,10 +36,14 @@ if [ "$arch" = arm64 ]; then
 		-e task-clock,cycles,cycles,cycles,cycles,cycles,cycles,cycles,cycles,cycles,cycles \
 		-- $S bench pipe -l 3000
 	step record $S record -e cycles -g -o rec.data -- $S bench pipe -l 2000
+	# the Arm event maps against the core tables of this (arm64) build's libpfm4
+	step evmap sh -c "$S list --arch neoverse-n1 > evmap.txt && $S list --arch kunpeng920 >> evmap.txt"
 else
 	step record $S record -e cpu-clock -g -o rec.data -- $S bench pipe -l 2000
 fi
 step record-sched $S record --sched -o sched.data -- $S bench pipe -l 2000
+# many tasks: every switch of the recording is in the file, to settle counts against perf's
+step record-msg $S record --sched -o msg.data -- $S bench messaging -g 2 -f 5 -l 50
 step sched-pipe $S sched --json --bench pipe -l 2000 > sched-pipe.json 2> sched-pipe.err
 step sched-msg $S sched --json --bench messaging -g 1 -f 4 -l 200 > sched-msg.json 2> sched-msg.err
 step run-quick $S run --suite quick -n 2 -q -o quick.json
