@@ -72,7 +72,7 @@ check_hw() {
 	# ten cycles counters where the PMU has fewer: each runs part of the time and is scaled
 	# by enabled/running. Cycles per task-clock msec (QEMU's cycles are its 1 GHz virtual
 	# clock) of the ten scaled estimates within 10% of each other, their median within 35% of
-	# a run with one counter (multiplexed, QEMU's counters run 15-22% slow)
+	# a run with one counter (multiplexed, QEMU's counters ran 4-26% slow in the runs made)
 	local one tc r1 lo hi minr n
 	one=$(csv "$dir/mux1.csv" cycles)
 	tc=$(csv "$dir/mux1.csv" task-clock)
