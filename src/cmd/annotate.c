@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * schedlens annotate FUNC -i FILE: the share of FUNC's samples per source line (with the
- * source text when the file is found), or per address where lines are not known.
+ * source text when the file is found), or per address where lines are not known. FUNC
+ * stands for the function, its clones and its inlined copies (symmatch.h), summed.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,11 +13,16 @@
 #include "schedlens/commands.h"
 #include "schedlens/perfdata.h"
 #include "schedlens/symbols.h"
+#include "schedlens/symmatch.h"
+
+#define MAX_SUGGEST 5
+#define MAX_NOTED 16
 
 struct annotate_opts {
 	const char *func;
 	const char *input;
 	const char *symfs, *kallsyms, *vmlinux;
+	const char *source;	/* --source DIR */
 	bool by_samples;
 	bool addresses, no_cache;
 	double hot_pct;		/* lines at or above this share are marked */
@@ -26,8 +32,13 @@ struct annotate_ctx {
 	const struct annotate_opts *o;
 	struct symbols *syms;
 	struct sym_lines lines;
+	struct sym_stacks *pieces;	/* FUNC's samples by clone or inlined copy */
+	struct sym_stacks *seen;	/* every function sampled, inlined ones too */
 	uint64_t nr_samples, period;
 	const char *dso_name;
+	bool other_dsos;
+	const char *noted[MAX_NOTED];	/* source files said to be missing */
+	size_t nr_noted;
 	char note[256];
 	bool has_note;
 	char event[128];
@@ -37,7 +48,7 @@ struct annotate_ctx {
 static int ann_begin(void *ctx, const struct stream_info *info)
 {
 	struct annotate_ctx *a = ctx;
-	struct symbols_config cfg = { .lines = !a->o->addresses, .inlines = !a->o->addresses };
+	struct symbols_config cfg = { .lines = true, .inlines = true };
 	char kbuf[4096], cbuf[4096];
 
 	cfg.symfs = a->o->symfs;
@@ -50,7 +61,9 @@ static int ann_begin(void *ctx, const struct stream_info *info)
 	if (info->nr_evsels)
 		snprintf(a->event, sizeof(a->event), "%s", info->evsels[0].name);
 	a->syms = symbols__new(&cfg, &a->err);
-	return a->syms ? 0 : -ENOMEM;
+	a->pieces = sym_stacks__new();
+	a->seen = sym_stacks__new();
+	return a->syms && a->pieces && a->seen ? 0 : -ENOMEM;
 }
 
 static int ann_mmap(void *ctx, const struct stream_mmap *m)
@@ -75,28 +88,110 @@ static int ann_task(void *ctx, const struct stream_task *t)
 	return t->fork ? symbols__fork(a->syms, t->pid, t->ppid) : 0;
 }
 
+/* the piece of FUNC @loc is in: the symbol (FUNC or a clone), or FUNC inlined into it */
+static const char *piece(struct annotate_ctx *a, const struct sym_loc *loc, char *buf,
+			 size_t len)
+{
+	if (symmatch__is(a->o->func, loc->sym))
+		return loc->sym;
+	if (!loc->sym || !symmatch__is(a->o->func, loc->inl))
+		return NULL;
+	snprintf(buf, len, "%s inlined into %s", loc->inl, loc->sym);
+	return buf;
+}
+
+/* count the sampled function by the name that matches it, and the inlined one at @loc */
+static int seen(struct annotate_ctx *a, const struct sym_loc *loc, uint64_t period)
+{
+	char base[256];
+	int n, ret = 0;
+
+	if (!loc->sym)
+		return 0;
+	n = (int)symmatch__base_len(loc->sym);
+	snprintf(base, sizeof(base), "%.*s", n, loc->sym);
+	if (loc->inl && strcmp(loc->inl, base))
+		ret = sym_stacks__add(a->seen, loc->inl, period);
+	return ret ? ret : sym_stacks__add(a->seen, base, period);
+}
+
 static int ann_sample(void *ctx, const struct stream_sample *s)
 {
 	struct annotate_ctx *a = ctx;
 	uint16_t mode = s->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	uint64_t period = s->period ? s->period : 1;
 	struct sym_loc loc;
+	const char *pc;
+	char buf[512];
+	int ret;
 
 	a->nr_samples++;
 	a->period += period;
-	symbols__resolve(a->syms, s->pid, s->ip, mode, 0, &loc);
-	if (!loc.sym || strcmp(loc.sym, a->o->func))
-		return 0;
-	if (!a->o->addresses)
-		symbols__resolve(a->syms, s->pid, s->ip, mode, SYM_LINES, &loc);
+	symbols__resolve(a->syms, s->pid, s->ip, mode, SYM_LINES, &loc);
+	ret = seen(a, &loc, period);
+	pc = piece(a, &loc, buf, sizeof(buf));
+	if (ret || !pc)
+		return ret;
+	if (symmatch__is(a->o->func, loc.inl))
+		loc.inl = NULL;		/* FUNC's own lines: not marked as inlined */
+	if (a->o->addresses)
+		loc.srcfile = NULL;
 	if (!a->dso_name)
 		a->dso_name = loc.dso_name;
-	return sym_lines__add(&a->lines, &loc, period);
+	a->other_dsos |= loc.dso_name != a->dso_name &&
+			 (!loc.dso_name || strcmp(loc.dso_name, a->dso_name));
+	ret = sym_stacks__add(a->pieces, pc, period);
+	return ret ? ret : sym_lines__add(&a->lines, &loc, period);
 }
 
 static double pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * part / whole : 0.0;
+}
+
+/* one line naming each piece summed, with its share of the function and of all */
+static void print_pieces(struct annotate_ctx *a, uint64_t fw, uint64_t tw)
+{
+	const struct sym_stack *v;
+	size_t nr, i;
+
+	v = sym_stacks__sorted(a->pieces, &nr);
+	printf("# %zu piece%s summed:", nr, nr == 1 ? "" : "s");
+	for (i = 0; i < nr; i++) {
+		uint64_t w = a->o->by_samples ? v[i].nr_samples : v[i].period;
+
+		printf("%s %s %.2f%% (%.2f%% of all, %llu samples)", i ? ";" : "", v[i].key,
+		       pct(w, fw), pct(w, tw), (unsigned long long)v[i].nr_samples);
+	}
+	printf("\n");
+}
+
+/* the source text of @e into @src ("" when not found; a missing file is said once) */
+static void source_text(struct annotate_ctx *a, const struct sym_line *e, char *src,
+			size_t len)
+{
+	const char *path;
+	size_t i;
+	int rc = sym_line__source(a->syms, a->o->source, e, src, len, &path);
+
+	if (rc)
+		src[0] = '\0';
+	if (rc != -ENOENT || !e->srcfile)
+		return;
+	for (i = 0; i < a->nr_noted; i++)
+		if (a->noted[i] == e->srcfile)
+			return;
+	if (a->nr_noted < MAX_NOTED)
+		a->noted[a->nr_noted++] = e->srcfile;
+	else if (a->nr_noted++ > MAX_NOTED)
+		return;
+	if (a->o->source)
+		fprintf(stderr, "annotate: no file for '%s' under '%s' (tried its path relative "
+				"to the compilation directory and each of its suffixes): "
+				"source text left out\n", e->srcfile, a->o->source);
+	else
+		fprintf(stderr, "annotate: cannot read '%s': source text left out (--source "
+				"DIR reads it from another tree)\n", e->srcfile);
 }
 
 static void print_lines(struct annotate_ctx *a)
@@ -108,9 +203,11 @@ static void print_lines(struct annotate_ctx *a)
 	char src[512], where[256];
 	size_t i;
 
-	printf("# %s in %s (%s), event %s: %llu samples, %.2f%% of all %llu\n", o->func,
-	       a->dso_name, o->input, a->event, (unsigned long long)l->nr_samples,
-	       pct(fw, tw), (unsigned long long)a->nr_samples);
+	printf("# %s in %s%s (%s), event %s: %llu samples, %.2f%% of all %llu\n", o->func,
+	       a->dso_name, a->other_dsos ? " and other DSOs" : "", o->input, a->event,
+	       (unsigned long long)l->nr_samples, pct(fw, tw),
+	       (unsigned long long)a->nr_samples);
+	print_pieces(a, fw, tw);
 	printf("# share of the function's %s; '*' marks lines at or above %.0f%%\n#\n",
 	       o->by_samples ? "samples" : "period", o->hot_pct);
 	printf("# %8s %8s %8s   %-28s %s\n", "func%", "all%", "samples", "line", "source");
@@ -125,8 +222,7 @@ static void print_lines(struct annotate_ctx *a)
 			base = strrchr(e->srcfile, '/');
 			snprintf(where, sizeof(where), "%s:%u", base ? base + 1 : e->srcfile,
 				 e->line);
-			if (symbols__source_line(a->syms, e->srcfile, e->line, src, sizeof(src)))
-				src[0] = '\0';
+			source_text(a, e, src, sizeof(src));
 		} else {
 			snprintf(where, sizeof(where), "0x%llx", (unsigned long long)e->addr);
 		}
@@ -135,6 +231,28 @@ static void print_lines(struct annotate_ctx *a)
 		       (unsigned long long)e->nr_samples, where, src + strspn(src, " \t"),
 		       e->inl ? "   [inlined " : "", e->inl ? e->inl : "", e->inl ? "]" : "");
 	}
+}
+
+/* FUNC has no samples: say so, with the nearest names that have some */
+static void no_samples(struct annotate_ctx *a)
+{
+	const struct sym_stack *v;
+	const char **names;
+	size_t nr, n = 0, i, near[MAX_SUGGEST];
+
+	fprintf(stderr, "annotate: no samples in '%s' in %s (%llu samples)", a->o->func,
+		a->o->input, (unsigned long long)a->nr_samples);
+	v = sym_stacks__sorted(a->seen, &nr);
+	names = nr ? malloc(nr * sizeof(*names)) : NULL;
+	for (i = 0; names && i < nr; i++)
+		names[i] = v[i].key;
+	if (names)
+		n = symmatch__nearest(a->o->func, names, nr, near, MAX_SUGGEST);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "%s%s (%llu)", i ? ", " : "; nearest sampled: ", names[near[i]],
+			(unsigned long long)v[near[i]].nr_samples);
+	fprintf(stderr, "\n");
+	free(names);
 }
 
 static int dso_note(void *ctx, struct sym_dso *d)
@@ -164,8 +282,8 @@ static int run_annotate(const struct annotate_opts *o)
 	if (a.has_note)
 		fprintf(stderr, "annotate: note: %s\n", a.note);
 	if (!a.lines.nr_samples) {
-		fprintf(stderr, "annotate: no samples in '%s' in %s (%llu samples)\n", o->func,
-			o->input, (unsigned long long)a.nr_samples);
+		no_samples(&a);
+		ret = 2;
 		goto out_free;
 	}
 	symbols__for_each_dso(a.syms, dso_note, &a);
@@ -175,6 +293,8 @@ static int run_annotate(const struct annotate_opts *o)
 	symbols__cache_save(a.syms);	/* a cache: what cannot be written is looked up again */
 out_free:
 	sym_lines__exit(&a.lines);
+	sym_stacks__delete(a.pieces);
+	sym_stacks__delete(a.seen);
 	symbols__delete(a.syms);
 	return ret;
 }
@@ -183,10 +303,14 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: schedlens annotate FUNC [-i FILE] [--symfs DIR] [--kallsyms FILE]\n"
 		   "                          [--vmlinux FILE] [-n] [--addresses] [--hot PCT]\n"
-		   "                          [--no-cache]\n"
+		   "                          [--source DIR] [--no-cache]\n"
+		   "  FUNC               a function: its clones (FUNC.isra.0, .constprop.N, .part.N,\n"
+		   "                     .cold, .llvm.N) and inlined copies are summed with it\n"
 		   "  -i, --input FILE   perf.data to read (default perf.data)\n"
 		   "  -n, --samples      shares by sample count instead of period\n"
 		   "      --addresses    per address, not per source line\n"
+		   "      --source DIR   source text from the tree DIR (the compilation directory\n"
+		   "                     mapped onto it)\n"
 		   "      --hot PCT      mark lines with at least PCT%% of the function (default 10)\n"
 		   "      --no-cache     do not use or fill the lookup cache (see report --help)\n");
 }
@@ -202,6 +326,7 @@ int cmd_annotate(int argc, char **argv)
 		{ "addresses", no_argument, NULL, 'A' },
 		{ "hot", required_argument, NULL, 'H' },
 		{ "no-cache", no_argument, NULL, 'C' },
+		{ "source", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -230,6 +355,9 @@ int cmd_annotate(int argc, char **argv)
 			break;
 		case 'C':
 			o.no_cache = true;
+			break;
+		case 's':
+			o.source = optarg;
 			break;
 		case 'H':
 			if (parse_double(optarg, &o.hot_pct) || o.hot_pct < 0 || o.hot_pct > 100) {

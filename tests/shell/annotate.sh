@@ -37,7 +37,7 @@ expect_rc 0 "$SCHEDLENS" annotate chase -i "$TMP/hl.data" --addresses -n
 grep -v '^#' "$TMP/out" | head -1 | grep -q ' 0x[0-9a-f]' || fail "no per-address rows"
 
 # bad input
-expect_rc 1 "$SCHEDLENS" annotate no_such_function -i "$TMP/hl.data"
+expect_rc 2 "$SCHEDLENS" annotate no_such_function -i "$TMP/hl.data"
 grep -q "no samples in 'no_such_function'" "$TMP/err" || fail "no message for an absent function"
 expect_rc 1 "$SCHEDLENS" annotate chase -i "$TMP/nonexistent.data"
 grep -q "nonexistent.data" "$TMP/err" || fail "error does not name the file"
