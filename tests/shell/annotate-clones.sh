@@ -38,7 +38,7 @@ awk '{ print "0x" $1 }' "$TMP/ips" | addr2line -a -i -f -e "$bin" |
 # per sample: perf's symbol, then addr2line's innermost function, its line, outer function...
 paste -d' ' <(awk '{ print $2 }' "$TMP/ips") "$TMP/a2l" >"$TMP/chain"
 awk '$2 == "chase" && $4 == "main"' "$TMP/chain" | grep -q . ||
-	skip "$(gcc --version | head -1) did not inline chase into main"
+	skip "no sample of chase inlined into main: $(gcc --version | head -1) did not inline it"
 
 perf report -i "$TMP/p.data" --sort sym --stdio 2>/dev/null >"$TMP/perf-sym"
 perf_share() { awk -v s="$1" '$3 == s { sub("%", "", $1); print $1 }' "$TMP/perf-sym"; }
