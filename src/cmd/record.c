@@ -10,6 +10,7 @@
  * GROUP_DESC, so perf report shows its events side by side.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -34,7 +35,16 @@
 #define RECORD_MAX_EVENTS 64
 #define DWARF_STACK_DEFAULT 8192
 /* x86_64 user registers perf samples for DWARF unwinding (AX..R15 without segments) */
-#define X86_64_REGS_MASK 0xff0fffull
+/*
+ * The user registers --call-graph dwarf samples, as perf asks for them: x86-64's general
+ * registers and ip (arch/x86/include/uapi/asm/perf_regs.h, no segment registers), arm64's
+ * x0-x30, sp and pc (PERF_REG_ARM64_MAX 33)
+ */
+#if defined(__aarch64__)
+#define DWARF_REGS_MASK ((1ull << 33) - 1)
+#else
+#define DWARF_REGS_MASK 0xff0fffull
+#endif
 
 struct record_opts {
 	const char *events[RECORD_MAX_EVENTS];	/* each -e, a comma-separated list */
@@ -233,6 +243,31 @@ static int pick_events(const struct record_opts *o, struct event_desc *evs, size
 	return events__parse("cpu-clock", &evs[0], err);
 }
 
+/*
+ * A frequency above kernel.perf_event_max_sample_rate is refused with EINVAL, and the kernel
+ * lowers that limit itself when perf's interrupts take too long (in a QEMU guest, after a few
+ * recordings): sample at the limit instead and say so, as perf record does.
+ */
+static void throttle_freq(struct event_desc *evs, size_t n)
+{
+	char buf[32];
+	long max;
+	size_t i;
+
+	if (read_file_str("/proc/sys/kernel/perf_event_max_sample_rate", buf, sizeof(buf)) ||
+	    parse_long(buf, 1, LONG_MAX, &max))
+		return;
+	for (i = 0; i < n; i++)
+		if (evs[i].attr.freq && evs[i].attr.sample_freq > (uint64_t)max) {
+			fprintf(stderr, "record: warning: '%s': %llu Hz is above the kernel's maximum "
+				"sampling rate, %ld Hz (kernel.perf_event_max_sample_rate, which the "
+				"kernel lowers when perf's interrupts take too long): sampling at %ld "
+				"Hz\n", evs[i].name, (unsigned long long)evs[i].attr.sample_freq, max,
+				max);
+			evs[i].attr.sample_freq = (uint64_t)max;
+		}
+}
+
 static void set_sampling(const struct record_opts *o, struct perf_event_attr *a)
 {
 	bool tp = a->type == PERF_TYPE_TRACEPOINT;
@@ -257,7 +292,7 @@ static void set_sampling(const struct record_opts *o, struct perf_event_attr *a)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 	if (o->dwarf) {
 		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-		a->sample_regs_user = X86_64_REGS_MASK;
+		a->sample_regs_user = DWARF_REGS_MASK;
 		a->sample_stack_user = o->stack_size;
 		a->exclude_callchain_user = 1;
 	}
@@ -522,6 +557,7 @@ static int run_record(const struct record_opts *o)
 		fprintf(stderr, "record: warning: %s\n", note);
 	for (i = 0; i < n; i++)
 		set_sampling(o, &evs[i].attr);
+	throttle_freq(evs, n);
 	for (i = 0; i < n; i++) {
 		if (group_read[i])
 			set_group_read(&evs[i], groups[i]);

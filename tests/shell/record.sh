@@ -107,6 +107,13 @@ grep -q 'no-such-event' "$TMP/err" || fail "unknown event not named"
 # groups are recorded as groups (record-group.sh); their modifiers but :S refused with the reason
 expect_rc 2 "$SCHEDLENS" record -e '{cpu-clock,task-clock}:u' -o "$TMP/x.data" -- true
 grep -q "group modifiers other than ':S' ('}:u') are not taken" "$TMP/err" || fail "group modifiers: no reason"
+# above kernel.perf_event_max_sample_rate (which the kernel lowers by itself under load, as in
+# a QEMU guest): sampled at the limit with a warning, as perf record does, not refused
+max=$(cat /proc/sys/kernel/perf_event_max_sample_rate 2>/dev/null)
+if [ -n "$max" ]; then
+	expect_rc 0 "$SCHEDLENS" record -e cpu-clock -F $((max * 2)) -o "$TMP/f.data" -- true
+	grep -q "above the kernel's maximum sampling rate" "$TMP/err" || fail "no word of the throttled rate: $(cat "$TMP/err")"
+fi
 expect_rc 1 "$SCHEDLENS" record -e cpu-clock -o /nonexistent/dir/x.data -- true
 grep -q '/nonexistent/dir/x.data' "$TMP/err" || fail "unwritable output not named"
 exit 0
