@@ -12,7 +12,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 bin=$(readlink -f "${1:-$top/build/schedlens}")
 out=${LAB_OUT:-$top/build/lab}
 matrix=${LAB_MATRIX:-"6.1/x86_64 6.12/x86_64 6.1/arm64 6.12/arm64 host"}
-checks=(boot list stat-sw stat-r hw mux evmap report sched-i timehist sched-pipe sched-msg run gate)
+checks=(boot list stat-sw stat-r hw mux evmap report dwarf sched-i timehist sched-pipe sched-msg run gate)
 export LC_ALL=C
 declare -A cell
 failed=0
@@ -157,6 +157,18 @@ check_report() {
 	fi
 }
 
+# --call-graph dwarf: the pipe workload's own frames (pipe_run, under cmd_bench and main)
+# reached from the samples, in the kernel or in libc, in most of them
+check_dwarf() {
+	local share
+	share=$(awk '$NF == "pipe_run" { sub(/%/, "", $1); print $1; exit }' "$dir/dwarf.txt" 2>/dev/null)
+	if [ "$(status dwarf)" = 0 ] && [ -n "$share" ] && awk -v c="$share" 'BEGIN { exit !(c >= 50) }'; then
+		pass dwarf "pipe_run in $share% of the stacks"
+	else
+		fail dwarf "exit $(status dwarf), pipe_run in '${share:-no}' % of the stacks"
+	fi
+}
+
 check_sched() {
 	local u t src
 	if [ "$(status record-sched)" = 0 ] &&
@@ -253,6 +265,7 @@ for row in $matrix; do
 	if [ "$row" = host ]; then skip hw "host: make check"; skip mux "host: make check"; else check_hw; fi
 	check_evmap
 	check_report
+	check_dwarf
 	check_sched
 	check_timehist
 	check_run

@@ -17,6 +17,17 @@
 
 /* perf's x86_64 sample register numbers (arch/x86/include/uapi/asm/perf_regs.h) */
 enum { R_AX, R_BX, R_CX, R_DX, R_SI, R_DI, R_BP, R_SP, R_IP, R_R8 = 16 };
+/* and arm64's (arch/arm64/include/uapi/asm/perf_regs.h): x0-x30 are 0-30, as in DWARF */
+enum { A64_SP = 31, A64_PC = 32 };
+
+/*
+ * Which machine's registers a sample holds: arm64's have sp and pc at 31 and 32, which x86-64
+ * user registers never have (its 32 and up are XMM, sampled in interrupts only).
+ */
+static bool regs_arm64(const struct stream_sample *s)
+{
+	return (s->user_regs_mask >> A64_SP & 1) && (s->user_regs_mask >> A64_PC & 1);
+}
 
 /* DWARF register n (rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip) from perf register ... */
 static const int dwarf_to_perf[17] = {
@@ -115,9 +126,22 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
 	struct walk *w = arg;
-	Dwarf_Word regs[17];
+	Dwarf_Word regs[32];
 	size_t i;
 
+	if (regs_arm64(w->s)) {
+		Dwarf_Word pc;
+
+		/* DWARF 0-30 x0-x30, 31 sp; the pc is not a DWARF register there */
+		for (i = 0; i <= A64_SP; i++)
+			if (!sample_reg(w->s, (int)i, &regs[i]))
+				return false;
+		if (!sample_reg(w->s, A64_PC, &pc) ||
+		    !dwfl_thread_state_registers(thread, 0, A64_SP + 1, regs))
+			return false;
+		dwfl_thread_state_register_pc(thread, pc);
+		return true;
+	}
 	for (i = 0; i < 17; i++)
 		if (!sample_reg(w->s, dwarf_to_perf[i], &regs[i]))
 			return false;
@@ -210,8 +234,11 @@ int unwinder__unwind(struct unwinder *u, const struct stream_sample *s, uint64_t
 	struct walk w = { u, NULL, s, 0, ips, max, 0 };
 	uint64_t ip;
 
+	bool a64 = regs_arm64(s);
+
 	if (!max || !s->user_regs || !s->user_regs_abi || !s->user_stack ||
-	    !s->user_stack_size || !sample_reg(s, R_SP, &w.sp) || !sample_reg(s, R_IP, &ip))
+	    !s->user_stack_size || !sample_reg(s, a64 ? A64_SP : R_SP, &w.sp) ||
+	    !sample_reg(s, a64 ? A64_PC : R_IP, &ip))
 		return 0;
 	/* no file behind the ip (JIT, vdso copy) or no CFI: the ip alone */
 	if (proc_get(u, &w, s->pid, gen, ip))

@@ -41,6 +41,10 @@ if [ "$arch" = arm64 ]; then
 else
 	step record $S record -e cpu-clock -g -o rec.data -- $S bench pipe -l 2000
 fi
+# user stacks unwound through the CFI, by this machine's registers (x86-64's or arm64's), in
+# the guest, where the binary the stacks are of is
+step dwarf sh -c "$S record -e cpu-clock --call-graph dwarf -o dw.data -- $S bench pipe -l 2000 &&
+	$S report -i dw.data --children --sort sym > dwarf.txt"
 step record-sched $S record --sched -o sched.data -- $S bench pipe -l 2000
 # many tasks: every switch of the recording is in the file, to settle counts against perf's
 step record-msg $S record --sched -o msg.data -- $S bench messaging -g 2 -f 5 -l 50
