@@ -134,6 +134,17 @@ int symbols__cache_save(struct symbols *s);
 size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsigned int flags,
 		      struct sym_loc *out, size_t max);
 
+/*
+ * The frames binutils' `addr2line -i -f` gives for @l (a user address symbols__resolve()
+ * found in a DSO, as perf 6.1 asks for the frames of a DWARF-unwound callchain): the
+ * functions inlined there, innermost first, then the one they are inlined into, as DWARF
+ * names them (where DWARF has no function, the symbol table's). Up to @max names into
+ * @names, valid until symbols__delete(); returns how many, 0 where the address has no line
+ * information.
+ */
+size_t symbols__inlines(struct symbols *s, const struct sym_loc *l, const char **names,
+			size_t max);
+
 /* True when @sym is an interrupt-enable function that hrtimer/NMI-less sampling piles up on. */
 bool symbols__is_skid(const char *sym);
 
@@ -157,6 +168,18 @@ int symbols__source_line(struct symbols *s, const char *file, unsigned int line,
  */
 const char *symbols__pick_kallsyms(const char *data, const char *given,
 				   const struct origin *origin, char *buf, size_t len);
+
+/*
+ * A session for analysing the input @data (a perf.data path) that @info describes, as report,
+ * annotate and script set one up: @cfg with its kallsyms picked by symbols__pick_kallsyms()
+ * (@cfg->kallsyms: the one given), elsewhere when the input was recorded on another machine
+ * and no symfs is given, and the @nr build-ids of the file's header (@ids). NULL with the
+ * reason in @err.
+ */
+struct perf_build_id;
+struct symbols *symbols__new_input(const struct symbols_config *cfg, const char *data,
+				   const struct stream_info *info, const struct perf_build_id *ids,
+				   size_t nr, struct errbuf *err);
 
 /*
  * Notes `schedlens record` leaves in a file's command line (CMDLINE feature) as one argument

@@ -16,9 +16,11 @@
 int report__sym_begin(struct report *r, const struct stream_info *info)
 {
 	const struct report_opts *o = r->o;
-	struct symbols_config cfg = { .symfs = o->symfs, .vmlinux = o->vmlinux };
+	struct symbols_config cfg = { .symfs = o->symfs, .vmlinux = o->vmlinux,
+				      .kallsyms = o->kallsyms };
+	const struct perf_file_header *h = r->f ? perf_file__header(r->f) : NULL;
 	struct symrep_config sc = o->sym;
-	char kbuf[4096], cbuf[4096];
+	char cbuf[4096];
 	size_t i;
 
 	symbols__record_note(info->cmdline, r->note, sizeof(r->note));
@@ -29,23 +31,13 @@ int report__sym_begin(struct report *r, const struct stream_info *info)
 		r->need_comm |= sc.keys[i] == SYMREP_COMM;
 	}
 	r->need_comm |= sc.folded;
-	cfg.kallsyms = symbols__pick_kallsyms(o->input, o->kallsyms, &info->origin, kbuf,
-					      sizeof(kbuf));
-	cfg.elsewhere = !o->symfs && !origin__same_machine(&info->origin);
 	cfg.cache_dir = o->no_cache ? NULL : symbols__cache_dir(cbuf, sizeof(cbuf));
 	sc.nr_events = info->nr_evsels;
 	sc.focus = r->focus;
-	r->syms = symbols__new(&cfg, NULL);
+	r->syms = symbols__new_input(&cfg, o->input, info, h ? h->build_ids : NULL,
+				     h ? h->nr_build_ids : 0, NULL);
 	r->symrep = r->syms ? symrep__new(r->syms, &sc) : NULL;
-	if (!r->symrep)
-		return -ENOMEM;
-	for (i = 0; r->f && i < perf_file__header(r->f)->nr_build_ids; i++) {
-		const struct perf_build_id *b = &perf_file__header(r->f)->build_ids[i];
-
-		if (symbols__build_id(r->syms, b->filename, b->id, b->size))
-			return -ENOMEM;
-	}
-	return 0;
+	return r->symrep ? 0 : -ENOMEM;
 }
 
 /* the symbol of the frame symrep attributes @s to; the map again if the skid rule moved it */

@@ -35,66 +35,13 @@ void sym_dso__delete(struct sym_dso *d)
 		dwfl_end(d->dwfl);
 	free(d->loads);
 	free(d->fns);
+	free(d->all);
 	free(d->cache);
 	free(d->cache_id);
 	free(d->cache_ident);
 	free(d->name);
 	free(d->path);
 	free(d);
-}
-
-static int fn_cmp(const void *a, const void *b)
-{
-	const struct sym_fn *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	/* of two at one address keep the one with a size first */
-	return (y->end > y->start) - (x->end > x->start);
-}
-
-static int load_fns(struct sym_dso *d)
-{
-	int n = dwfl_module_getsymtab(d->mod), i;
-	size_t j, k;
-
-	if (n <= 0)
-		return 0;
-	d->fns = calloc(n, sizeof(*d->fns));
-	if (!d->fns)
-		return -ENOMEM;
-	for (i = 1; i < n; i++) {
-		GElf_Sym sym;
-		GElf_Addr addr;
-		GElf_Word shndx;
-		Elf *elf;
-		Dwarf_Addr bias;
-		const char *name = dwfl_module_getsym_info(d->mod, i, &sym, &addr, &shndx, &elf,
-							   &bias);
-		int type = GELF_ST_TYPE(sym.st_info);
-
-		if (!name || !*name || shndx == SHN_UNDEF || !addr)
-			continue;
-		if (type != STT_FUNC && type != STT_GNU_IFUNC)
-			continue;
-		d->fns[d->nr_fns].start = addr - d->kdelta;
-		d->fns[d->nr_fns].end = addr - d->kdelta + sym.st_size;
-		d->fns[d->nr_fns].name = name;
-		d->nr_fns++;
-	}
-	qsort(d->fns, d->nr_fns, sizeof(*d->fns), fn_cmp);
-	for (j = 0, k = 0; j < d->nr_fns; j++) {
-		if (k && d->fns[k - 1].start == d->fns[j].start)
-			continue;
-		d->fns[k++] = d->fns[j];
-	}
-	d->nr_fns = k;
-	for (j = 0; j + 1 < d->nr_fns; j++)
-		if (d->fns[j].end == d->fns[j].start)
-			d->fns[j].end = d->fns[j + 1].start;
-	if (d->nr_fns && d->fns[d->nr_fns - 1].end == d->fns[d->nr_fns - 1].start)
-		d->fns[d->nr_fns - 1].end = d->fns[d->nr_fns - 1].start + 1;
-	return 0;
 }
 
 /* entries in the first section of @type, -1 when there is none */
@@ -310,7 +257,7 @@ void sym_dso__load(struct symbols *s, struct sym_dso *d)
 	if (d->status == SYM_DSO_OK && section_entries(elf, SHT_SYMTAB) < 0 &&
 	    dwfl_module_getsymtab(d->mod) <= section_entries(elf, SHT_DYNSYM))
 		d->status = SYM_DSO_STRIPPED;
-	if (load_fns(d))
+	if (sym_dso__load_fns(s, d))
 		d->status = SYM_DSO_NOT_ELF;
 }
 
@@ -396,6 +343,80 @@ static const char *innermost_inline(struct sym_dso *d, uint64_t a)
 			name = dwarf_diename(&scopes[i]);
 	free(scopes);
 	return name;
+}
+
+/*
+ * binutils' addr2line names a function that starts at a symbol by a symbol there, less a
+ * GCC clone's suffix (intel_check_word for intel_check_word.constprop.0): which of several
+ * aliases it takes is its own choice; "__GI_" and the DWARF name, else the DWARF name, else
+ * the first is what it takes for 93% of glibc's (functions of one name agree). Code DWARF
+ * has no function for (assembly with lines) gets the symbol covering it.
+ */
+static const char *a2l_name(struct symbols *s, struct sym_dso *d, uint64_t lowpc,
+			    const char *dwname, uint64_t a)
+{
+	size_t n, i, j;
+	const struct sym_fn *f = dwname ? sym_dso__aliases(d, lowpc, false, &n) :
+				 sym_dso__aliases(d, a, true, &n);
+	const char *name, *dot;
+	char buf[512];
+
+	if (!n)
+		return dwname ?: "??";
+	name = f[0].name;
+	snprintf(buf, sizeof(buf), "__GI_%s", dwname ?: "");
+	for (j = 0; dwname && j < 2; j++) {
+		for (i = 0; i < n && strcmp(f[i].name, j ? dwname : buf); i++)
+			;
+		if (i < n) {
+			name = f[i].name;
+			break;
+		}
+	}
+	dot = strchr(name, '.');
+	if (!dot || dot == name)
+		return name;
+	snprintf(buf, sizeof(buf), "%.*s", (int)(dot - name), name);
+	return sym_intern(s->strs, buf) ?: name;
+}
+
+size_t sym_dso__inlines(struct symbols *s, struct sym_dso *d, uint64_t key, const char **names,
+			size_t max)
+{
+	uint64_t a = key + d->kdelta;
+	Dwarf_Die *cu, *scopes = NULL;
+	Dwarf_Addr bias;
+	size_t nr = 0;
+	int n, i;
+
+	if (!d->mod || !max || !dwfl_module_getsrc(d->mod, a))
+		return 0;	/* addr2line's "??:0": no frames */
+	cu = dwfl_module_addrdie(d->mod, a, &bias);
+	n = cu ? dwarf_getscopes(cu, a - bias, &scopes) : 0;
+	if (n > 0) {	/* its callers as the tree nests them, as binutils follows them */
+		Dwarf_Die inner = scopes[0];
+
+		free(scopes);
+		scopes = NULL;
+		n = dwarf_getscopes_die(&inner, &scopes);
+	}
+	for (i = 0; i < n && nr < max; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		Dwarf_Addr lowpc;
+
+		if (tag == DW_TAG_inlined_subroutine)
+			names[nr++] = dwarf_diename(&scopes[i]) ?: "??";
+		if (tag != DW_TAG_subprogram)
+			continue;
+		names[nr++] = dwarf_lowpc(&scopes[i], &lowpc) ? dwarf_diename(&scopes[i]) ?: "??" :
+			      a2l_name(s, d, lowpc + bias, dwarf_diename(&scopes[i]), a);
+		break;
+	}
+	free(scopes);
+	if (i == n && nr < max)	/* no function in DWARF */
+		names[nr++] = a2l_name(s, d, 0, NULL, a);
+	return nr;
 }
 
 static void resolve_line(struct symbols *s, struct sym_dso *d, struct sym_cache_ent *e)

@@ -14,6 +14,8 @@
 struct sym_fn {
 	uint64_t start, end;
 	const char *name;
+	uint32_t idx;		/* order of reading: of equals the first is kept */
+	uint8_t bind;		/* STB_* */
 };
 
 /* one cached lookup; key is the address looked up (after ip - 1 for return addresses) */
@@ -49,6 +51,9 @@ struct sym_dso {
 	size_t nr_loads;
 	struct sym_fn *fns;	/* sorted by start */
 	size_t nr_fns;
+	struct sym_fn *all;	/* every function symbol, aliases too, by start (symbols-fns.c) */
+	size_t nr_all;
+	bool all_read;
 	struct sym_cache_ent *cache;
 	size_t cache_mask, cache_used;
 	int64_t kdelta;		/* kernel: runtime address - vmlinux address */
@@ -95,6 +100,16 @@ void sym_dso__delete(struct sym_dso *d);
 void sym_dso__open(struct symbols *s, struct sym_dso *d);
 /* read the symbol table (or kallsyms): needed for lookups the cache cannot answer */
 void sym_dso__load(struct symbols *s, struct sym_dso *d);
+/*
+ * The function symbols of @d at @a, aliases too, in table order: *@nr of them (0: none).
+ * With @covering, those of the nearest start below @a whose size reaches it.
+ */
+const struct sym_fn *sym_dso__aliases(struct sym_dso *d, uint64_t a, bool covering, size_t *nr);
+/* symbols__inlines() for ELF address @key of @d */
+size_t sym_dso__inlines(struct symbols *s, struct sym_dso *d, uint64_t key, const char **names,
+			size_t max);
+/* the table of d->fns, as perf 6.1 builds it (symbols-fns.c). 0 or -ENOMEM. */
+int sym_dso__load_fns(struct symbols *s, struct sym_dso *d);
 /* file offset in the mapping -> ELF address (identity when the file is not read) */
 uint64_t sym_dso__off_to_addr(const struct sym_dso *d, uint64_t off);
 /* fill sym/sym_start (and lines when @lines) of @out for ELF address @key */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "schedlens/kallsyms.h"
+#include "schedlens/perfdata.h"
 #include "schedlens/unwind.h"
 #include "symbols-internal.h"
 
@@ -586,6 +587,15 @@ size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsign
 	return chain_unwound(s, smp, flags, out, n, max);
 }
 
+size_t symbols__inlines(struct symbols *s, const struct sym_loc *l, const char **names,
+			size_t max)
+{
+	if (!l->dso || l->kernel || !l->sym)
+		return 0;
+	sym_dso__load(s, l->dso);
+	return sym_dso__inlines(s, l->dso, l->addr, names, max);
+}
+
 const char *symbols__pick_kallsyms(const char *data, const char *given,
 				   const struct origin *origin, char *buf, size_t len)
 {
@@ -601,6 +611,28 @@ const char *symbols__pick_kallsyms(const char *data, const char *given,
 		return buf;
 	}
 	return NULL;
+}
+
+struct symbols *symbols__new_input(const struct symbols_config *cfg, const char *data,
+				   const struct stream_info *info, const struct perf_build_id *ids,
+				   size_t nr, struct errbuf *err)
+{
+	struct symbols_config c = *cfg;
+	char kbuf[4096];
+	struct symbols *s;
+	size_t i;
+
+	c.kallsyms = symbols__pick_kallsyms(data, cfg->kallsyms, &info->origin, kbuf, sizeof(kbuf));
+	c.elsewhere = !cfg->symfs && !origin__same_machine(&info->origin);
+	s = symbols__new(&c, err);
+	for (i = 0; s && i < nr; i++) {
+		if (symbols__build_id(s, ids[i].filename, ids[i].id, ids[i].size)) {
+			symbols__delete(s);
+			err__set(err, -ENOMEM, "cannot set up symbols: %s", strerror(ENOMEM));
+			return NULL;
+		}
+	}
+	return s;
 }
 
 const char *symbols__record_note(const char *cmdline, char *buf, size_t len)

@@ -506,6 +506,72 @@ static void write_file(const char *path, const void *buf, size_t n)
 	ck_assert_int_eq(fclose(f), 0);
 }
 
+/* the address of @name in nm's listing of @elf, 0 when not there */
+static unsigned long long nm_addr(const char *elf, const char *name)
+{
+	unsigned long long a, found = 0;
+	char cmd[512], line[256], n[128];
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "nm %s", elf);
+	f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %*s %127s", &a, n) == 2 && !strcmp(n, name))
+			found = a;
+	pclose(f);
+	return found;
+}
+
+/* names as perf 6.1 gives them: of aliases the global one, labels, NAME@plt entries */
+START_TEST(test_perf_names)
+{
+	const char *src = "/tmp/test-symbols-names.c", *elf = "/tmp/test-symbols-names";
+	struct stream_mmap m = { .pid = 7, .tid = 7, .misc = PERF_RECORD_MISC_USER,
+				 .start = 0x10000000, .len = 0x100000, .filename = elf };
+	unsigned long long impl, lbl, plt = 0, entsize = 0;
+	struct symbols *s = new_session(false);
+	char line[256];
+	struct sym_loc loc;
+	FILE *f = fopen(src, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs("#include <stdio.h>\n"
+	      "__attribute__((noinline)) int impl(int x) { puts(\"x\"); return x + 1; }\n"
+	      "extern int weak_impl(int) __attribute__((weak, alias(\"impl\")));\n"
+	      "static int __GI_impl(int) __attribute__((alias(\"impl\"), used));\n"
+	      "asm(\".text\\n.type lbl_start,@notype\\nlbl_start:\\n\\tnop\\n\\tnop\\n\\tret\\n\");\n"
+	      "int main(int argc, char **argv) { return impl(argc); }\n", f);
+	fclose(f);
+	ck_assert_int_eq(system("gcc -O1 -fPIE -pie -Wl,-z,lazy -o /tmp/test-symbols-names "
+				"/tmp/test-symbols-names.c"), 0);
+	impl = nm_addr(elf, "impl");
+	lbl = nm_addr(elf, "lbl_start");
+	ck_assert(impl && lbl && nm_addr(elf, "__GI_impl") == impl);
+	f = popen("readelf -SW /tmp/test-symbols-names | sed -n 's/^ *\\[ *[0-9]*\\] \\.plt  *//p'",
+		  "r");
+	ck_assert_ptr_nonnull(f);
+	if (fgets(line, sizeof(line), f))
+		sscanf(line, "%*s %llx %*s %*s %llx", &plt, &entsize);
+	pclose(f);
+	ck_assert(plt && entsize);
+	ck_assert_int_eq(symbols__mmap(s, &m), 0);
+	symbols__resolve(s, 7, m.start + impl + 1, PERF_RECORD_MISC_USER, 0, &loc);
+	ck_assert_ptr_nonnull(loc.sym);
+	ck_assert_str_eq(loc.sym, "impl");
+	symbols__resolve(s, 7, m.start + lbl + 1, PERF_RECORD_MISC_USER, 0, &loc);
+	ck_assert_ptr_nonnull(loc.sym);
+	ck_assert_str_eq(loc.sym, "lbl_start");
+	symbols__resolve(s, 7, m.start + plt + entsize + 2, PERF_RECORD_MISC_USER, 0, &loc);
+	ck_assert_ptr_nonnull(loc.sym);
+	ck_assert_str_eq(loc.sym, "puts@plt");
+	ck_assert_uint_eq(loc.sym_start, plt + entsize);
+	symbols__delete(s);
+	unlink(src);
+	unlink(elf);
+}
+END_TEST
+
 START_TEST(test_persistent_cache)
 {
 	char dir[] = "/tmp/test-symbols-cache-XXXXXX", path[PATH_MAX * 2], cmd[PATH_MAX];
@@ -519,7 +585,7 @@ START_TEST(test_persistent_cache)
 	/* filled on the first session, named by the build-id */
 	ck_assert_str_eq(cached_marker(dir, &loc), "marker_fn");
 	n = read_cache(dir, path, sizeof(path), buf, sizeof(buf));
-	ck_assert(!memcmp(buf, "SLSRCL02", 8));
+	ck_assert(!memcmp(buf, "SLSRCL03", 8));
 	ck_assert_uint_eq(strlen(strrchr(path, '/') + 1) % 2, 0);
 
 	/* answered from it: a name changed in the file (checksum kept right) comes back */
@@ -679,6 +745,7 @@ int main(void)
 	tcase_add_test(tc, test_focus);
 	tcase_add_test(tc, test_kernel_kallsyms);
 	tcase_add_test(tc, test_kernel_vmlinux);
+	tcase_add_test(tc, test_perf_names);
 	tcase_add_test(tc, test_stacks_and_names);
 	tcase_add_test(tc, test_persistent_cache);
 	tcase_add_test(tc, test_cache_dir);
