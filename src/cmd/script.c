@@ -26,10 +26,11 @@
 #include "script-int.h"
 
 #define MAX_UNWOUND 127		/* perf's default callchain depth */
+#define MAX_INLINES 64
 
 struct script_opts {
 	const char *input;
-	const char *kallsyms;
+	const char *kallsyms, *symfs, *vmlinux;
 	bool all;
 	struct script_fields fields;	/* perf's defaults and the -F given */
 };
@@ -48,6 +49,8 @@ struct script {
 	struct threads *threads;
 	struct trace_seq ts;
 	struct kallsyms *ksyms;		/* for %pS in tracepoints (symbols__pick_kallsyms()) */
+	struct symbols *syms;		/* the sym field: report's symbols, the same input rules */
+	struct tmap kallsyms_map;	/* the kernel's, as far as its kallsyms goes */
 	struct unwinder *uw;		/* --call-graph dwarf recordings */
 	uint64_t gen;			/* bumped when an address space may change */
 	int name_width;
@@ -69,6 +72,19 @@ static char *resolve_fn(void *priv, unsigned long long *addrp, char **modp)
 	return (char *)k->name;
 }
 
+/* symbols as report looks them up: the kallsyms, files and build-ids the input's origin allows */
+static int symbols_begin(struct script *s, const struct stream_info *info)
+{
+	const struct perf_file_header *h = perf_file__header(s->file);
+	struct symbols_config cfg = { .symfs = s->o->symfs, .vmlinux = s->o->vmlinux,
+				      .kallsyms = s->o->kallsyms };
+	char cbuf[4096];
+
+	cfg.cache_dir = symbols__cache_dir(cbuf, sizeof(cbuf));
+	s->syms = symbols__new_input(&cfg, s->o->input, info, h->build_ids, h->nr_build_ids, NULL);
+	return s->syms ? 0 : -ENOMEM;
+}
+
 static int sc_begin(void *ctx, const struct stream_info *info)
 {
 	struct script *s = ctx;
@@ -83,6 +99,8 @@ static int sc_begin(void *ctx, const struct stream_info *info)
 		s->bad_fields = true;
 		return 2;
 	}
+	if (symbols_begin(s, info))
+		return -ENOMEM;
 	/* kernel addresses in payloads resolve as perf's do, through a kallsyms that names them */
 	ks = info->tep ? symbols__pick_kallsyms(s->o->input, s->o->kallsyms, &info->origin, kbuf,
 						sizeof(kbuf)) : NULL;
@@ -205,25 +223,85 @@ static const char *dso_name(struct script *s, const struct taddr *al)
 }
 
 /*
+ * threads__resolve(), and where it finds no map for a kernel address that the kernel's
+ * kallsyms names, the kernel's: perf stretches the kernel map over its kallsyms symbols once
+ * it has read them (map__fixup_start(), map__fixup_end()), so that init text, as in the idle
+ * task's callchain, past the text the recorded map covers is the kernel's too
+ */
+static void find(struct script *s, const struct stream_sample *x, uint16_t mode, uint64_t addr,
+		 struct taddr *al)
+{
+	struct sym_loc loc;
+
+	if (threads__resolve(s->threads, x->pid, x->tid, mode, addr, al))
+		al->map = NULL;
+	if (al->map || (mode & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL)
+		return;
+	symbols__resolve(s->syms, x->pid, addr, PERF_RECORD_MISC_KERNEL, 0, &loc);
+	if (loc.sym && sym_dso__status(loc.dso) == SYM_DSO_KALLSYMS) {
+		s->kallsyms_map = (struct tmap){ 0, ~0ULL, 0, "[kernel.kallsyms]",
+						 "[kernel.kallsyms]", true };
+		al->map = &s->kallsyms_map;
+		al->addr = addr;
+		al->level = 'k';
+	}
+}
+
+/*
+ * __symbol__fprintf_symname_offs(): @name (the symbol of @l, or an inlined function's),
+ * "+0x" and the offset from the symbol's start with symoff; [unknown] without a symbol
+ */
+static void print_sym(const struct sym_loc *l, const char *name, uint32_t fields)
+{
+	if (!(fields & SF_SYM))
+		return;
+	if (!l->sym)
+		fputs(" [unknown]", stdout);
+	else if (fields & SF_SYMOFF)
+		printf(" %s+0x%llx", name, (unsigned long long)(l->addr - l->sym_start));
+	else
+		printf(" %s", name);
+}
+
+/*
  * One address as perf's sample__fprintf_sym() prints it with the ip, sym and dso fields
  * chosen. User callchain entries print map-relative, kernel ones (the kernel and its
  * modules, whose maps perf keeps at their addresses) and the sample's ip as they are.
+ * perf looks return addresses up as they are, not at ip - 1. With @inlines (the frames
+ * of a DWARF unwinding, perf's append_inlines()), an address with line information prints
+ * one line per function addr2line names there: those not the symbol's as "(inlined)",
+ * without the DSO.
  */
 static void print_addr(struct script *s, const struct stream_sample *x, uint64_t addr,
-		       uint16_t misc, bool callchain)
+		       uint16_t misc, bool callchain, bool inlines)
 {
 	uint32_t fields = s->f.out[script_output_type(x->evsel->attr.type)].fields;
+	uint16_t mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	const char *names[MAX_INLINES];
+	struct sym_loc loc = { 0 };
 	struct taddr al;
+	size_t n = 0, i;
 
-	if (threads__resolve(s->threads, x->pid, x->tid, misc, addr, &al))
-		al.map = NULL;
-	if (fields & SF_IP)
-		printf(callchain ? "\t%16llx" : "%16llx",
-		       (unsigned long long)(callchain && al.map && al.level != 'k' ? al.addr : addr));
-	if (fields & SF_SYM)
-		fputs(" [unknown]", stdout);
-	if (fields & SF_DSO)
-		printf(" (%s)", dso_name(s, &al));
+	find(s, x, mode, addr, &al);
+	if (al.map && ((fields & SF_SYM) || inlines))
+		symbols__resolve(s->syms, x->pid, addr, mode, 0, &loc);
+	if (inlines)
+		n = symbols__inlines(s->syms, &loc, names, MAX_INLINES);
+	for (i = 0; i < (n ? n : 1); i++) {
+		bool inlined = n && strcmp(names[i], loc.sym);
+
+		if (fields & SF_IP)
+			printf(callchain ? "\t%16llx" : "%16llx",
+			       (unsigned long long)(callchain && al.map && al.level != 'k' ? al.addr :
+						    addr));
+		print_sym(&loc, n ? names[i] : loc.sym, fields);
+		if ((fields & SF_DSO) && !inlined)
+			printf(" (%s)", dso_name(s, &al));
+		if (inlined)
+			fputs(" (inlined)", stdout);
+		if (i + 1 < n)
+			putchar('\n');
+	}
 }
 
 static int find_map(void *ctx, uint32_t pid, uint64_t addr, struct unwind_map *out)
@@ -261,7 +339,7 @@ static void print_callchain(struct script *s, const struct stream_sample *x)
 				mode = PERF_RECORD_MISC_USER;
 			continue;
 		}
-		print_addr(s, x, ip, misc | mode, true);
+		print_addr(s, x, ip, misc | mode, true, false);
 		putchar('\n');
 	}
 	/* the user part of a --call-graph dwarf sample: unwound from its registers and stack */
@@ -269,7 +347,7 @@ static void print_callchain(struct script *s, const struct stream_sample *x)
 		return;
 	n = unwinder__unwind(s->uw, x, s->gen, ips, MAX_UNWOUND);
 	for (i = 0; n > 0 && i < (uint64_t)n; i++) {
-		print_addr(s, x, ips[i], misc | PERF_RECORD_MISC_USER, true);
+		print_addr(s, x, ips[i], misc | PERF_RECORD_MISC_USER, true, true);
 		putchar('\n');
 	}
 }
@@ -300,6 +378,7 @@ static void print_sample_addr(struct script *s, const struct stream_sample *x, u
 {
 	const struct perf_event_attr *a = &x->evsel->attr;
 	uint16_t mode = x->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct sym_loc loc = { 0 };
 	struct taddr al;
 
 	printf("%16llx", (unsigned long long)x->addr);
@@ -308,17 +387,17 @@ static void print_sample_addr(struct script *s, const struct stream_sample *x, u
 					      a->config != PERF_COUNT_SW_PAGE_FAULTS_MAJ))
 		return;
 	/* thread__find_map_fb(): the sample's cpumode, else the one the address is in */
-	if (threads__resolve(s->threads, x->pid, x->tid, mode, x->addr, &al))
-		al.map = NULL;
+	find(s, x, mode, x->addr, &al);
 	if (!al.map && (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_USER)) {
 		uint16_t other = x->addr >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 
-		if (other != mode &&
-		    threads__resolve(s->threads, x->pid, x->tid, other, x->addr, &al))
-			al.map = NULL;
+		if (other != mode)
+			find(s, x, other, x->addr, &al);
+		mode = other;
 	}
-	if (fields & SF_SYM)
-		fputs(" [unknown]", stdout);
+	if (al.map && (fields & SF_SYM))
+		symbols__resolve(s->syms, x->pid, x->addr, mode, 0, &loc);
+	print_sym(&loc, loc.sym, fields);
 	if (fields & SF_DSO)
 		printf(" (%s)", dso_name(s, &al));
 }
@@ -383,7 +462,7 @@ static int sc_sample(void *ctx, const struct stream_sample *x)
 			print_callchain(s, x);
 		} else {
 			putchar(' ');
-			print_addr(s, x, x->ip, x->misc, false);
+			print_addr(s, x, x->ip, x->misc, false, false);
 		}
 	}
 	putchar('\n');
@@ -402,6 +481,8 @@ static int sc_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm, bool
 		printf("PERF_RECORD_COMM%s: %s:%u/%u\n", exec ? " exec" : "", comm, pid, tid);
 	}
 	s->gen += exec;
+	if (exec && pid == tid && symbols__exec(s->syms, pid))
+		return -ENOMEM;
 	return threads__comm(s->threads, pid, tid, comm, exec);
 }
 
@@ -418,6 +499,8 @@ static int sc_mmap(void *ctx, const struct stream_mmap *m)
 		       (unsigned long long)m->pgoff, m->filename);
 	}
 	s->gen++;
+	if (symbols__mmap(s->syms, m))
+		return -ENOMEM;
 	return threads__mmap(s->threads, m);
 }
 
@@ -432,6 +515,8 @@ static int sc_task(void *ctx, const struct stream_task *t)
 		       t->ppid, t->ptid);
 	}
 	s->gen++;
+	if (t->fork && symbols__fork(s->syms, t->pid, t->ppid))
+		return -ENOMEM;
 	return threads__task(s->threads, t, t->misc);
 }
 
@@ -479,6 +564,9 @@ static int run_script(const struct script_opts *o)
 	trace_seq_destroy(&s.ts);
 	perf_file__delete(s.file);
 	kallsyms__delete(s.ksyms);
+	if (s.syms)
+		symbols__cache_save(s.syms);	/* a cache: what cannot be written is looked up again */
+	symbols__delete(s.syms);
 	for (i = 0; i < s.nr_kmods; i++) {
 		free(s.kmods[i].kmod);
 		free(s.kmods[i].name);
@@ -499,15 +587,19 @@ out_delete:
 static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: schedlens script [-i FILE] [-F FIELDS] [--all] [--kallsyms FILE]\n"
+		    "                        [--symfs DIR] [--vmlinux FILE]\n"
 		    "  -i, --input FILE    perf.data file, '-' for stdin (default perf.data)\n"
 		    "  -F, --fields LIST   fields as perf script's: comm, tid, pid, time, cpu,\n"
 		    "                      event, trace, ip, sym, symoff, dso, addr, period,\n"
 		    "                      data_src, weight, callindent; +f adds, -f removes,\n"
 		    "                      TYPE:LIST (hw, sw, trace, raw, break) sets one type's\n"
 		    "  -a, --all           also the records other than samples\n"
-		    "      --kallsyms FILE the recording kernel's kallsyms, for addresses in\n"
-		    "                      tracepoint fields (default: FILE.kallsyms, else\n"
-		    "                      /proc/kallsyms when the file was recorded this boot)\n");
+		    "      --kallsyms FILE the recording kernel's kallsyms, for kernel symbols\n"
+		    "                      and addresses in tracepoint fields (default:\n"
+		    "                      FILE.kallsyms, else /proc/kallsyms when the file\n"
+		    "                      was recorded this boot)\n"
+		    "      --symfs DIR     look for DSOs and debug files under DIR\n"
+		    "      --vmlinux FILE  kernel symbols from a vmlinux\n");
 }
 
 int cmd_script(int argc, char **argv)
@@ -517,6 +609,8 @@ int cmd_script(int argc, char **argv)
 		{ "fields", required_argument, NULL, 'F' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "kallsyms", required_argument, NULL, 'K' },
+		{ "symfs", required_argument, NULL, 'S' },
+		{ "vmlinux", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -543,6 +637,12 @@ int cmd_script(int argc, char **argv)
 			break;
 		case 'K':
 			o.kallsyms = optarg;
+			break;
+		case 'S':
+			o.symfs = optarg;
+			break;
+		case 'k':
+			o.vmlinux = optarg;
 			break;
 		case 'h':
 			usage(stdout);

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# script's symbols against perf script 6.1 run here, line for line, on recordings of this
+# boot: perf record -g (frame pointers: the kernel and user frames, libc and ld.so through
+# their debug files, PLT entries, labels), schedlens record -g (its FILE.kallsyms beside),
+# --call-graph dwarf (perf prints the inlined functions of unwound frames, named as binutils'
+# addr2line names them) and perf record -g -a of sched_switch (the idle task's frames in
+# init text, which perf finds through /proc/kcore). The only lines allowed to differ are
+# those where perf's addr2line and schedlens name one function by two of glibc's aliases
+# (__GI_mprotect, __GI___mprotect: "__GI_" and underscores apart the same name), counted.
+# A second run answers from the cache the first one wrote, the same.
+source "$(dirname "$0")/lib.sh"
+need_perf
+need_root
+command -v gcc >/dev/null || skip "gcc is not installed"
+export SCHEDLENS_CACHE_DIR=$TMP/cache
+gcc -g -O2 -o "$TMP/chase" "$SCHEDLENS_TOP/tests/data/chase.c" || fail "cannot build chase"
+
+aliases=0 lines=0
+# compare WHAT FILE: schedlens script equals perf script, glibc aliases apart
+compare() {
+	local what=$1 f=$2 n
+	perf script -i "$f" 2>/dev/null >"$TMP/perf"
+	expect_rc 0 "$SCHEDLENS" script -i "$f"
+	"$SCHEDLENS" script -i "$f" 2>/dev/null | cmp -s - "$TMP/out" ||
+		fail "$what: a second run (from the cache) prints otherwise"
+	[ "$(wc -l <"$TMP/perf")" -eq "$(wc -l <"$TMP/out")" ] ||
+		{ diff "$TMP/perf" "$TMP/out" | head -20; fail "$what: $(wc -l <"$TMP/out") lines, perf $(wc -l <"$TMP/perf")"; }
+	n=$(awk '
+		function split4(l, p) {	# "	ADDR NAME+0xOFF REST": before NAME, NAME, +0xOFF, REST
+			if (!match(l, /^[ \t]*[0-9a-f]+ [^ ]+\+0x[0-9a-f]+( |$)/)) return 0
+			p[1] = l; sub(/ [^ ]+\+0x[0-9a-f]+( .*)?$/, " ", p[1])
+			p[2] = substr(l, length(p[1]) + 1); p[4] = p[2]
+			sub(/\+0x.*/, "", p[2]); sub(/^[^+]+\+0x[0-9a-f]+/, "", p[4])
+			p[3] = substr(l, length(p[1]) + length(p[2]) + 1, length(l) - length(p[1]) - length(p[2]) - length(p[4]))
+			return 1 }
+		function base(x) { sub(/^__GI_/, "", x); sub(/^_+/, "", x); return x }
+		# one name where the other has its alias: "(inlined)" where perf or we see it as
+		# another function than the symbol, the DSO where we both see the symbol
+		function alias(x, y) {
+			return x[1] == y[1] && x[3] == y[3] && x[2] != y[2] && base(x[2]) == base(y[2]) &&
+				(x[4] == y[4] || x[4] == " (inlined)" || y[4] == " (inlined)") }
+		NR == FNR { p[FNR] = $0; next }
+		{ a = p[FNR]; b = $0 }
+		a == b { next }
+		split4(a, x) && split4(b, y) && alias(x, y) { n++; next }
+		{ print "line " FNR ": perf: " a > "/dev/stderr"; print "line " FNR ": ours: " b > "/dev/stderr"; bad = 1; exit }
+		END { if (bad) exit 1; print n + 0 }' "$TMP/perf" "$TMP/out" 2>"$TMP/bad") ||
+		{ cat "$TMP/bad"; fail "$what: differs from perf script"; }
+	aliases=$((aliases + n))
+	lines=$((lines + $(wc -l <"$TMP/perf")))
+	echo "  $what: $(wc -l <"$TMP/perf") lines equal perf script's ($n glibc aliases)"
+}
+
+perf record -q -g -e cpu-clock -c 100000 -o "$TMP/fp.data" -- "$TMP/chase" 20000000 >/dev/null 2>&1 ||
+	fail "perf record -g failed"
+compare "perf record -g" "$TMP/fp.data"
+grep -qE '^	 +[0-9a-f]+ chase\+0x[0-9a-f]+ \('"$TMP"'/chase\)$' "$TMP/out" ||
+	fail "no frame in chase named: the comparison means less"
+grep -qE '^	 +[0-9a-f]+ main\+0x[0-9a-f]+ ' "$TMP/out" || fail "no caller frame in main named"
+grep -qE '^	ffffffff[0-9a-f]+ [a-z_0-9.]+\+0x[0-9a-f]+ \(\[kernel\.kallsyms\]\)$' "$TMP/out" ||
+	fail "no kernel frame named"
+
+expect_rc 0 "$SCHEDLENS" record -g -c 100000 -o "$TMP/sl.data" -- "$TMP/chase" 20000000
+[ -f "$TMP/sl.data.kallsyms" ] || fail "record kept no kallsyms beside its file"
+compare "schedlens record -g" "$TMP/sl.data"
+
+perf record -q --call-graph dwarf -e cpu-clock -c 100000 -o "$TMP/dw.data" -- "$TMP/chase" 3000000 \
+	>/dev/null 2>&1 || fail "perf record --call-graph dwarf failed"
+compare "perf record --call-graph dwarf" "$TMP/dw.data"
+grep -qE '^	 +[0-9a-f]+ mix\+0x[0-9a-f]+ \(inlined\)$' "$TMP/out" || fail "no inlined frame of mix"
+
+if [ -r /sys/kernel/tracing/events/sched/sched_switch/id ]; then
+	perf record -q -g -a -e sched:sched_switch -o "$TMP/sw.data" -- \
+		"$SCHEDLENS" bench pipe -l 2000 >/dev/null 2>&1 || fail "perf record -a failed"
+	compare "perf record -g -a -e sched:sched_switch" "$TMP/sw.data"
+else
+	echo "note: no sched_switch recording compared (needs tracefs)"
+fi
+echo "$lines lines of recordings made here print as perf script prints them ($aliases glibc aliases)"
