@@ -17,13 +17,21 @@ export SCHEDLENS_CACHE_DIR=$TMP/cache
 gcc -g -O2 -o "$TMP/chase" "$SCHEDLENS_TOP/tests/data/chase.c" || fail "cannot build chase"
 
 aliases=0 lines=0
-# compare WHAT FILE: schedlens script equals perf script, glibc aliases apart
+# compare WHAT FILE [COMM_RE]: schedlens script equals perf script, glibc aliases apart; with
+# COMM_RE only the samples of the tasks whose comm matches (a system-wide recording holds other
+# tasks', whatever else this machine runs then)
 compare() {
-	local what=$1 f=$2 n
+	local what=$1 f=$2 keep=${3:-} n
 	perf script -i "$f" 2>/dev/null >"$TMP/perf"
 	expect_rc 0 "$SCHEDLENS" script -i "$f"
 	"$SCHEDLENS" script -i "$f" 2>/dev/null | cmp -s - "$TMP/out" ||
 		fail "$what: a second run (from the cache) prints otherwise"
+	if [ -n "$keep" ]; then
+		for o in perf out; do
+			awk -v RS= -v ORS='\n\n' -v re="^ *($keep) " '$0 ~ re' "$TMP/$o" >"$TMP/$o.kept"
+			mv "$TMP/$o.kept" "$TMP/$o"
+		done
+	fi
 	[ "$(wc -l <"$TMP/perf")" -eq "$(wc -l <"$TMP/out")" ] ||
 		{ diff "$TMP/perf" "$TMP/out" | head -20; fail "$what: $(wc -l <"$TMP/out") lines, perf $(wc -l <"$TMP/perf")"; }
 	n=$(awk '
@@ -71,9 +79,17 @@ compare "perf record --call-graph dwarf" "$TMP/dw.data"
 grep -qE '^	 +[0-9a-f]+ mix\+0x[0-9a-f]+ \(inlined\)$' "$TMP/out" || fail "no inlined frame of mix"
 
 if [ -r /sys/kernel/tracing/events/sched/sched_switch/id ]; then
+	# the workload: the static build where there is one. Under make asan the binary tested
+	# links libasan, whose C++ names perf demangles and schedlens does not yet; and a workload
+	# that execs many times has samples in execve whose user frames perf names from the old
+	# image and schedlens not yet (the one machine model of the record-path issue)
+	wl=$SCHEDLENS_TOP/build/schedlens
+	[ -x "$wl" ] || wl=$SCHEDLENS
 	perf record -q -g -a -e sched:sched_switch -o "$TMP/sw.data" -- \
-		"$SCHEDLENS" bench pipe -l 2000 >/dev/null 2>&1 || fail "perf record -a failed"
-	compare "perf record -g -a -e sched:sched_switch" "$TMP/sw.data"
+		"$wl" bench pipe -l 2000 >/dev/null 2>&1 || fail "perf record -a failed"
+	compare "perf record -g -a -e sched:sched_switch" "$TMP/sw.data" 'schedlens|swapper'
+	grep -q '^ *swapper ' "$TMP/out" && grep -q '^ *schedlens ' "$TMP/out" ||
+		fail "no sample of the idle task or of the workload kept: the comparison means less"
 else
 	echo "note: no sched_switch recording compared (needs tracefs)"
 fi
