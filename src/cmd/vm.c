@@ -71,6 +71,16 @@ static int parse_memory(const char *s, unsigned int *mb)
 	return 0;
 }
 
+/* @arg of option @opt as a number in [min, max], or false after saying what it takes */
+static bool opt_long(const char *opt, const char *arg, long min, long max, const char *takes,
+		     long *v)
+{
+	if (!parse_long(arg, min, max, v))
+		return true;
+	fprintf(stderr, "schedlens vm: '%s %s': %s\n", opt, arg, takes);
+	return false;
+}
+
 static void note(const char *msg, void *arg)
 {
 	fprintf(stderr, "schedlens vm: %s\n", msg);
@@ -133,11 +143,8 @@ int cmd_vm(int argc, char **argv)
 			}
 			break;
 		case O_CPUS:
-			if (parse_long(optarg, 1, 64, &v)) {
-				fprintf(stderr, "schedlens vm: '--cpus %s': a number from 1 to 64\n",
-					optarg);
+			if (!opt_long("--cpus", optarg, 1, 64, "a number from 1 to 64", &v))
 				return 2;
-			}
 			o.cpus = v;
 			break;
 		case O_MEMORY:
@@ -163,11 +170,8 @@ int cmd_vm(int argc, char **argv)
 			copy[ncopy++] = optarg;
 			break;
 		case O_TIMEOUT:
-			if (parse_long(optarg, 0, 86400, &v)) {
-				fprintf(stderr, "schedlens vm: '--timeout %s': seconds, 0 to 86400\n",
-					optarg);
+			if (!opt_long("--timeout", optarg, 0, 86400, "seconds, 0 to 86400", &v))
 				return 2;
-			}
 			o.timeout_s = v;
 			break;
 		case O_ACCEL:

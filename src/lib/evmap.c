@@ -112,38 +112,47 @@ const struct evmap_entry *evmap__find(const struct evmap *m, const char *metric)
 	return NULL;
 }
 
-bool evmap__pfm_has(const char *name)
+/*
+ * The next PMU this libpfm4 was built with, from *@p on (start at -1: libpfm4 is initialised
+ * for this process first). true with @info filled, false past the last.
+ */
+static bool pfm_pmu_next(int *p, pfm_pmu_info_t *info)
 {
 	struct perf_event_attr probe;
-	pfm_pmu_info_t info;
-	int p;
 
-	memset(&probe, 0, sizeof(probe));
-	events__pfm_encode("cycles", &probe, NULL);
-	for (p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++) {
-		memset(&info, 0, sizeof(info));
-		info.size = sizeof(info);
-		if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && !strcmp(info.name, name))
+	if (*p < PFM_PMU_NONE) {
+		memset(&probe, 0, sizeof(probe));
+		events__pfm_encode("cycles", &probe, NULL);
+		*p = PFM_PMU_NONE;
+	}
+	while (*p < PFM_PMU_MAX) {
+		memset(info, 0, sizeof(*info));
+		info->size = sizeof(*info);
+		if (pfm_get_pmu_info((*p)++, info) == PFM_SUCCESS)
 			return true;
 	}
 	return false;
 }
 
+bool evmap__pfm_has(const char *name)
+{
+	pfm_pmu_info_t info;
+	int p = -1;
+
+	while (pfm_pmu_next(&p, &info))
+		if (!strcmp(info.name, name))
+			return true;
+	return false;
+}
+
 int evmap__this_machine(struct evmap *m, struct errbuf *err)
 {
-	struct perf_event_attr probe;
 	pfm_pmu_info_t info;
 	size_t i;
-	int p;
+	int p = -1;
 
-	/* initialises libpfm4 for this process */
-	memset(&probe, 0, sizeof(probe));
-	events__pfm_encode("cycles", &probe, NULL);
-	for (p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++) {
-		memset(&info, 0, sizeof(info));
-		info.size = sizeof(info);
-		if (pfm_get_pmu_info(p, &info) != PFM_SUCCESS || !info.is_present ||
-		    info.type != PFM_PMU_TYPE_CORE)
+	while (pfm_pmu_next(&p, &info)) {
+		if (!info.is_present || info.type != PFM_PMU_TYPE_CORE)
 			continue;
 		for (i = 0; i < ARRAY_SIZE(pmu_to_arch); i++)
 			if (!strcmp(info.name, pmu_to_arch[i].pmu))

@@ -329,9 +329,8 @@ int vm__busybox(const char *cache, enum vm_arch arch, char *path, size_t len,
 int vm__find_binary(enum vm_arch arch, char *path, size_t len, struct errbuf *err)
 {
 	char self[PATH_MAX], *slash;
-	const char *cands[2];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	size_t i;
+	int i;
 
 	if (n <= 0)
 		return err__set(err, -errno, "cannot find this program: %s", strerror(errno));
@@ -342,13 +341,12 @@ int vm__find_binary(enum vm_arch arch, char *path, size_t len, struct errbuf *er
 	}
 	slash = strrchr(self, '/');
 	*slash = 0;
-	cands[0] = arches[arch].name;
-	cands[1] = arch == VM_ARCH_ARM64 ? "../build-arm64" : "../build";
-	for (i = 0; i < ARRAY_SIZE(cands); i++) {
-		if (i == 0)
-			snprintf(path, len, "%s/schedlens-%s", self, cands[0]);
+	for (i = 0; i < 2; i++) {
+		if (i == 0)	/* schedlens-ARCH beside this program, or the build folder's */
+			snprintf(path, len, "%s/schedlens-%s", self, arches[arch].name);
 		else
-			snprintf(path, len, "%s/%s/schedlens", self, cands[i]);
+			snprintf(path, len, "%s/%s/schedlens", self,
+				 arch == VM_ARCH_ARM64 ? "../build-arm64" : "../build");
 		if (!vm__check_elf(path, arch))
 			return 0;
 	}
