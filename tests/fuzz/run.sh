@@ -12,13 +12,13 @@ out=build/fuzz
 fixtures=${FIXTURES:-$top/../shared/fixtures}
 mkdir -p "$out"
 command -v clang >/dev/null || { echo "fuzz: clang is not installed" >&2; exit 2; }
-srcs=(src/lib/perfdata-attr.c src/lib/perfdata-feat.c src/lib/perfdata-header.c src/lib/perfdata-order.c
-      src/lib/perfdata-place.c
-      src/lib/perfdata-read.c src/lib/perfdata-sample.c src/lib/perfdata-tracing.c
-      src/lib/sample-parse.c src/lib/threads.c src/lib/hist.c
+srcs=(src/lib/perfdata/perfdata-attr.c src/lib/perfdata/perfdata-feat.c src/lib/perfdata/perfdata-header.c
+      src/lib/perfdata/perfdata-order.c src/lib/perfdata/perfdata-place.c
+      src/lib/perfdata/perfdata-read.c src/lib/perfdata/perfdata-sample.c src/lib/perfdata/perfdata-tracing.c
+      src/lib/stream/sample-parse.c src/lib/symbols/threads.c src/lib/report/hist.c
       src/lib/util.c)
 cflags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-	-D_GNU_SOURCE -Iinclude $(pkg-config --cflags libtraceevent libzstd))
+	-D_GNU_SOURCE -Iinclude -Isrc/lib $(pkg-config --cflags libtraceevent libzstd))
 libs=($(pkg-config --libs libtraceevent libzstd) -lm)
 rc=0
 for t in tests/fuzz/fuzz-*.c; do

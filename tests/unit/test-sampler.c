@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "schedlens/sampler.h"
-#include "../../src/lib/sample-parse.h"
+#include "../../src/lib/stream/stream-int.h"
 
 START_TEST(test_parse_sample)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "schedlens/perfdata.h"
-#include "sample-parse.h"
+#include "stream/stream-int.h"
 
 struct ZSTD_DCtx_s;
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbols-internal.h"
+#include "symbols-int.h"
 
 struct sym_src {
 	char *file;

@@ -10,7 +10,7 @@
 #include "schedlens/kallsyms.h"
 #include "schedlens/perfdata.h"
 #include "schedlens/unwind.h"
-#include "symbols-internal.h"
+#include "symbols-int.h"
 
 #define KERNEL_DSO "[kernel.kallsyms]"
 

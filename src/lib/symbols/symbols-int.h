@@ -3,8 +3,8 @@
  * Shared between symbols.c (address spaces, sessions), symbols-dso.c (libdwfl, per-address
  * lookups) and symbols-cache.c (interned strings, the persistent per-build-id cache).
  */
-#ifndef SCHEDLENS_SYMBOLS_INTERNAL_H
-#define SCHEDLENS_SYMBOLS_INTERNAL_H
+#ifndef SCHEDLENS_SYMBOLS_INT_H
+#define SCHEDLENS_SYMBOLS_INT_H
 
 #include <elfutils/libdwfl.h>
 #include <gelf.h>

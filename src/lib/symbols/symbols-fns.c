@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbols-internal.h"
+#include "symbols-int.h"
 
 static int add(struct sym_dso *d, size_t *alloc, uint64_t start, uint64_t size,
 	       const char *name, uint8_t bind)

@@ -7,7 +7,7 @@
 #include <event-parse.h>
 
 #include "perfdata-int.h"
-#include "sample-parse.h"
+#include "stream/stream-int.h"
 
 static struct pd_evsel *evsel_of_other(struct perf_file *f, const struct perf_event_header *h)
 {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare-render.h"
+#include "compare-int.h"
 
 int render__each_table(const struct compare_render *r, enum table_format fmt, FILE *out,
 		       struct errbuf *err, render_table_fn fn)

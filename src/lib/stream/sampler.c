@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sampler-int.h"
+#include "stream-int.h"
 
 #define DEFAULT_PAGES 512
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The one PERF_RECORD_SAMPLE parser, shared by the live sampler and the perf.data reader. */
-#ifndef SCHEDLENS_SAMPLE_PARSE_H
-#define SCHEDLENS_SAMPLE_PARSE_H
+/* Inside the record stream's sources (the stream and perfdata folders): the one PERF_RECORD_SAMPLE
+ * parser, shared by the live sampler and the perf.data reader, and the sampler's tracefs half. */
+#ifndef SCHEDLENS_STREAM_INT_H
+#define SCHEDLENS_STREAM_INT_H
 
 #include <byteswap.h>
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "schedlens/sampler.h"
 #include "schedlens/stream.h"
 
 /* the sample_id_all trailer of a non-sample record */
@@ -104,5 +106,10 @@ int sample_parse(const struct perf_event_attr *attr, bool swap, const struct per
  * @h is too short to hold it. */
 int sample_trailer_parse(const struct perf_event_attr *attr, bool swap,
 			 const struct perf_event_header *h, struct sample_trailer *out);
+
+/* A tep_handle with the header page and the format of each tracepoint in @evsels, whose tp
+ * fields are set. NULL with @err set. (sampler-tep.c) */
+struct tep_handle *sampler_tep__load(const char *tracefs, struct stream_evsel *evsels, size_t nr,
+				     struct errbuf *err);
 
 #endif

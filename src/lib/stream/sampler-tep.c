@@ -8,7 +8,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "sampler-int.h"
+#include "stream-int.h"
 
 #define TRACEFS_MAGIC_NR 0x74726163
 

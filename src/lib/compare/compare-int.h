@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Internal to src/lib/compare-*.c: the table renderers behind compare__render(). */
-#ifndef SCHEDLENS_COMPARE_RENDER_H
-#define SCHEDLENS_COMPARE_RENDER_H
+#ifndef SCHEDLENS_COMPARE_INT_H
+#define SCHEDLENS_COMPARE_INT_H
 
 #include "schedlens/compare.h"
 #include "schedlens/table.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "schedlens/sampler.h"
-#include "sample-parse.h"
+#include "stream-int.h"
 
 #define FIXED_BITS (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
 		    PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare-render.h"
+#include "compare-int.h"
 #include "schedlens/table.h"
 
 #define MMTESTS_ALPHA 0.05

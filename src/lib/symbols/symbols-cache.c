@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "symbols-internal.h"
+#include "symbols-int.h"
 
 uint64_t sym_hash(const void *p, size_t n, uint64_t h)
 {

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "schedlens/kallsyms.h"
-#include "symbols-internal.h"
+#include "symbols-int.h"
 
 struct sym_dso *sym_dso__new(const char *name, const char *path, bool kernel)
 {
