@@ -137,8 +137,8 @@ int options__parse(int argc, char **argv, const struct option *opts, unsigned in
 
 /*
  * The help of @opts to @f: the lines of @usage (NULL ended) as they are, a blank line, then a
- * line for each entry (or its OPT_TEXT) in the table's order, and -h, --help where the parser
- * answers them. Return 0, or -EIO when @f failed.
+ * line for each entry (or its OPT_TEXT) in the table's order, -h, --help after the last option
+ * where the parser answers them. Return 0, or -EIO when @f failed.
  */
 int options__usage(FILE *f, const char *const *usage, const struct option *opts);
 

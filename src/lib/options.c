@@ -405,18 +405,24 @@ static void print_entry(FILE *f, const struct option *o)
 
 int options__usage(FILE *f, const char *const *usage, const struct option *opts)
 {
-	const struct option *o;
+	const struct option *o, *last = NULL;
 
+	for (o = opts; o->kind != OPTION_END; o++)
+		if (o->kind != OPTION_TEXT)
+			last = o;
 	for (; usage && *usage; usage++)
 		fprintf(f, "%s\n", *usage);
 	fputc('\n', f);
+	if (!last && !has_own_help(opts))
+		print_entry(f, &help_option);
 	for (o = opts; o->kind != OPTION_END; o++) {
 		if (o->kind == OPTION_TEXT)
 			fprintf(f, "%s\n", o->help ?: "");
 		else if (!(o->flags & OPTION_HIDDEN))
 			print_entry(f, o);
+		/* the parser's own -h, after the options, before the notes that end the help */
+		if (o == last && !has_own_help(opts))
+			print_entry(f, &help_option);
 	}
-	if (!has_own_help(opts))
-		print_entry(f, &help_option);
 	return ferror(f) ? -EIO : 0;
 }

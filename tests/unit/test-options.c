@@ -67,6 +67,7 @@ static int cb_enomem(const struct option *opt, const char *arg, struct errbuf *e
 		OPT_STRING_STOP(0, "bench", &(c)->bench, "NAME", "a built-in workload"),   \
 		{ .kind = OPTION_FLAG, .long_name = "json-only", .value = &(c)->json,      \
 		  .set = 1, .flags = OPTION_HIDDEN },                                      \
+		OPT_TEXT("a note"),                                                        \
 		OPT_END(),                                                                 \
 	}
 
@@ -274,8 +275,9 @@ START_TEST(test_usage)
 					   "                        below P%\n"));
 	ck_assert_ptr_nonnull(strstr(text, "\n      --oom X\n"));
 	ck_assert_ptr_null(strstr(text, "json-only"));
-	/* the parser's own -h, last */
-	ck_assert_ptr_nonnull(strstr(text, "\n  -h, --help            this text\n"));
+	/* the parser's own -h after the last option, before the notes that end the help */
+	ck_assert_ptr_nonnull(strstr(text, "a built-in workload\n"
+					   "  -h, --help            this text\na note\n"));
 	ck_assert_int_eq(text[len - 1], '\n');
 	free(text);
 }
