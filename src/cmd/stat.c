@@ -7,7 +7,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
-#include <getopt.h>
 #include <perf/cpumap.h>
 #include <poll.h>
 #include <signal.h>
@@ -17,6 +16,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "cmd-options.h"
 #include "schedlens/commands.h"
 #include "schedlens/counters.h"
 #include "schedlens/events.h"
@@ -47,29 +47,13 @@ static const char *const detail_events[3][6] = {
 };
 
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: schedlens stat [-e EVENTS] [-d|-dd|-ddd] [-r N] [-a] [-C CPUS] [-p PID]\n"
-		"                      [-x SEP] [--json] [-o FILE] [--whole] [-I MSEC [--interval-count N]]\n"
-		"                      -- COMMAND [ARGS...]\n"
-		"       schedlens stat [OPTIONS] --bench NAME [WORKLOAD OPTIONS...]\n\n"
-		"  -e, --event LIST    events to count (perf names, tracepoints, rNNNN, libpfm4 names)\n"
-		"  -d, --detailed      add L1 and LLC events; -dd and -ddd add more\n"
-		"  -r, --repeat N      run N times; print mean and ( +- standard error of the mean %% )\n"
-		"  -a, --all-cpus      count system-wide (without a command: until Ctrl-C)\n"
-		"  -C, --cpu CPUS      count system-wide on these CPUs\n"
-		"  -p, --pid PID       count an existing process until it exits or Ctrl-C\n"
-		"  -x, --field-separator SEP  CSV output like perf stat -x\n"
-		"      --json          write a results document (schema schedlens-results)\n"
-		"  -o, --output FILE   write the output to FILE instead of stdout\n"
-		"      --bench NAME    run a built-in workload in-process (see 'schedlens bench --list')\n"
-		"      --whole         count from exec to exit even for `schedlens bench` workloads\n"
-		"  -I, --interval-print MSEC  print the counts of every MSEC ms, as perf stat -I\n"
-		"      --interval-count N     stop printing after N intervals\n\n"
-		"The workload's exit status is returned. Without -e: perf's default events, plus the\n"
-		"L1 and LLC events where this machine has them.\n");
-}
+static const char *const stat_usage[] = {
+	"usage: schedlens stat [-e EVENTS] [-d|-dd|-ddd] [-r N] [-a] [-C CPUS] [-p PID]",
+	"                      [-x SEP] [--json] [-o FILE] [--whole] [-I MSEC [--interval-count N]]",
+	"                      -- COMMAND [ARGS...]",
+	"       schedlens stat [OPTIONS] --bench NAME [WORKLOAD OPTIONS...]",
+	NULL
+};
 
 static int add_event(struct stat_state *st, const char *name, bool only_if_supported)
 {
@@ -452,7 +436,8 @@ out:
 
 /*
  * @list in perf's CPU list syntax, strictly ("0", "0-3", "0,2-3"; each CPU once, as libperf
- * wants them), naming online CPUs only: 0, or -EINVAL with the reason in @err.
+ * wants them), naming online CPUs only: 0, or -EINVAL with the reason in @err (which the
+ * option parser puts after "-C 'LIST': ").
  */
 static int check_cpu_list(const char *list, struct errbuf *err)
 {
@@ -465,7 +450,7 @@ static int check_cpu_list(const char *list, struct errbuf *err)
 	if (!ranges)
 		ret = err__set(err, -ENOMEM, "out of memory");
 	else if (!*p)
-		ret = err__set(err, -EINVAL, "-C '': expected a CPU list such as 0-3,6");
+		ret = err__set(err, -EINVAL, "expected a CPU list such as 0-3,6");
 	while (!ret && *p) {
 		char *end = NULL;
 		long lo, hi, c;
@@ -479,18 +464,16 @@ static int check_cpu_list(const char *list, struct errbuf *err)
 		if (lo < 0 || hi < lo || errno || hi > INT32_MAX || (*end && *end != ',') ||
 		    (*end == ',' && !end[1])) {
 			ret = err__set(err, -EINVAL,
-				       "-C '%s': not a CPU list (expected CPUs and ranges such as "
-				       "0-3,6)", list);
+				       "not a CPU list (expected CPUs and ranges such as 0-3,6)");
 			break;
 		}
 		for (k = 0; k < nr && !ret; k++)
 			if (lo <= ranges[k][1] && hi >= ranges[k][0])
-				ret = err__set(err, -EINVAL, "-C '%s': CPU %ld is listed twice",
-					       list, lo > ranges[k][0] ? lo : ranges[k][0]);
+				ret = err__set(err, -EINVAL, "CPU %ld is listed twice",
+					       lo > ranges[k][0] ? lo : ranges[k][0]);
 		for (c = lo; online && c <= hi && !ret; c++)
 			if (!perf_cpu_map__has(online, (struct perf_cpu){ .cpu = (int)c }))
-				ret = err__set(err, -EINVAL, "-C '%s': CPU %ld is not online",
-					       list, c);
+				ret = err__set(err, -EINVAL, "CPU %ld is not online", c);
 		if (nr < max) {
 			ranges[nr][0] = lo;
 			ranges[nr++][1] = hi;
@@ -515,108 +498,72 @@ static int append_events(struct stat_opts *o, const char *list)
 	return 0;
 }
 
+/* -e LIST: appended to the lists before it */
+static int opt_event(const struct option *opt, const char *arg, struct errbuf *err)
+{
+	return append_events(opt->data, arg);
+}
+
+/* -C CPUS: system-wide on these */
+static int opt_cpus(const struct option *opt, const char *arg, struct errbuf *err)
+{
+	struct stat_opts *o = opt->data;
+	int ret = check_cpu_list(arg, err);
+
+	if (!ret) {
+		o->system_wide = true;
+		o->cpus = arg;
+	}
+	return ret;
+}
+
 int cmd_stat(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "detailed", no_argument, NULL, 'd' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "field-separator", required_argument, NULL, 'x' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "bench", required_argument, NULL, 'b' },
-		{ "whole", no_argument, NULL, 'W' },
-		{ "interval-print", required_argument, NULL, 'I' },
-		{ "interval-count", required_argument, NULL, 'N' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
 	struct stat_opts o = { .repeat = 1 };
 	struct errbuf err = { "" };
 	const char *bench = NULL;
-	long v;
-	int c, code;
+	long pid = 0;
+	const struct option opts[] = {
+		OPT_CALLBACK('e', "event", &o, opt_event, "LIST",
+			     "events to count (perf names, tracepoints, rNNNN, libpfm4 names)"),
+		OPT_INCR('d', "detailed", &o.detail, "add L1 and LLC events; -dd and -ddd add more"),
+		OPT_INT('r', "repeat", &o.repeat, 1, STAT_MAX_RUNS, "N",
+			"run N times; print mean and ( +- standard error of the mean % )"),
+		OPT_FLAG('a', "all-cpus", &o.system_wide,
+			 "count system-wide (without a command: until Ctrl-C)"),
+		OPT_CALLBACK('C', "cpu", &o, opt_cpus, "CPUS", "count system-wide on these CPUs"),
+		OPT_INT('p', "pid", &pid, 1, INT32_MAX, "PID",
+			"count an existing process until it exits or Ctrl-C"),
+		OPT_STRING('x', "field-separator", &o.sep, "SEP", "CSV output like perf stat -x"),
+		OPT_FLAG(0, "json", &o.json, "write a results document (schema schedlens-results)"),
+		OPT_STRING('o', "output", &o.output, "FILE",
+			   "write the output to FILE instead of stdout"),
+		OPT_STRING_STOP(0, "bench", &bench, "NAME",
+				"run a built-in workload in-process (see 'schedlens bench --list')"),
+		OPT_FLAG(0, "whole", &o.whole,
+			 "count from exec to exit even for `schedlens bench` workloads"),
+		OPT_INT('I', "interval-print", &o.interval_ms, 0, INT32_MAX, "MSEC",
+			"print the counts of every MSEC ms, as perf stat -I (0: off)"),
+		OPT_INT(0, "interval-count", &o.interval_count, 0, INT32_MAX, "N",
+			"stop printing after N intervals"),
+		OPT_TEXT(""),
+		OPT_TEXT("The workload's exit status is returned. Without -e: perf's default "
+			 "events, plus the"),
+		OPT_TEXT("L1 and LLC events where this machine has them."),
+		OPT_END(),
+	};
+	const struct cmd_options cmd = { "schedlens stat", stat_usage, opts,
+					 OPTIONS_STOP_AT_NON_OPTION };
+	int n, code;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:dr:aC:p:x:o:I:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			if (append_events(&o, optarg))
-				return 1;
-			break;
-		case 'd':
-			o.detail++;
-			break;
-		case 'r':
-			if (parse_long(optarg, 1, STAT_MAX_RUNS, &o.repeat)) {
-				fprintf(stderr, "schedlens stat: -r '%s': expected 1..%d runs\n", optarg,
-					STAT_MAX_RUNS);
-				goto usage_err;
-			}
-			break;
-		case 'a':
-			o.system_wide = true;
-			break;
-		case 'C':
-			if (check_cpu_list(optarg, &err)) {
-				fprintf(stderr, "schedlens stat: %s\n", err.msg);
-				goto usage_err;
-			}
-			o.system_wide = true;
-			o.cpus = optarg;
-			break;
-		case 'p':
-			if (parse_long(optarg, 1, INT32_MAX, &v)) {
-				fprintf(stderr, "schedlens stat: -p '%s': not a process id\n", optarg);
-				goto usage_err;
-			}
-			o.pid = (pid_t)v;
-			break;
-		case 'x':
-			o.sep = optarg;
-			break;
-		case 'j':
-			o.json = true;
-			break;
-		case 'o':
-			o.output = optarg;
-			break;
-		case 'b':
-			/* everything after the workload's name is the workload's */
-			bench = optarg;
-			goto parsed;
-		case 'W':
-			o.whole = true;
-			break;
-		case 'I':
-			/* perf: any number of ms, 0 for none (6.1 has no minimum) */
-			if (parse_long(optarg, 0, INT32_MAX, &o.interval_ms)) {
-				fprintf(stderr, "schedlens stat: -I '%s': expected milliseconds\n",
-					optarg);
-				goto usage_err;
-			}
-			break;
-		case 'N':
-			if (parse_long(optarg, 0, INT32_MAX, &o.interval_count)) {
-				fprintf(stderr, "schedlens stat: --interval-count '%s': expected a "
-						"number of intervals\n", optarg);
-				goto usage_err;
-			}
-			break;
-		case 'h':
-			usage(stdout);
-			free(o.events);
-			return 0;
-		default:
-			goto usage_err;
-		}
+	n = cmd_options__parse(&cmd, argc, argv, &code);
+	if (n < 0) {
+		free(o.events);
+		return code;
 	}
-parsed:
-	o.argv = argv + optind;
-	o.argc = argc - optind;
+	o.pid = (pid_t)pid;
+	o.argv = argv + 1;
+	o.argc = n;
 	if (bench) {
 		o.wl = workload__find(bench);
 		if (!o.wl) {
@@ -625,9 +572,9 @@ parsed:
 			goto usage_err;
 		}
 		/* the workload's own options follow; its argv[0] is its name */
-		o.argv = argv + optind - 1;
+		o.argv = argv;
 		o.argv[0] = (char *)bench;
-		o.argc = argc - optind + 1;
+		o.argc = n + 1;
 		if (o.wl->parse(o.argc, o.argv, &o.wl_cfg, &err)) {
 			fprintf(stderr, "schedlens stat: %s (see 'schedlens bench %s --help')\n",
 				err.msg, bench);
@@ -667,7 +614,7 @@ parsed:
 	free(o.events);
 	return code;
 usage_err:
-	usage(stderr);
+	options__usage(stderr, stat_usage, opts);
 	if (o.wl && o.wl_cfg && o.wl->free)
 		o.wl->free(o.wl_cfg);
 	free(o.events);
