@@ -13,13 +13,13 @@
 #include <limits.h>
 #include <stddef.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd-options.h"
 #include "schedlens/commands.h"
 #include "schedlens/events.h"
 #include "schedlens/kallsyms.h"
@@ -597,26 +597,14 @@ out_free:
 	return ret;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: schedlens record [-e EVENT] [-c PERIOD | -F FREQ] [-g] [--call-graph fp|dwarf[,SIZE]]\n"
-		"                        [-a] [-C CPUS] [-o FILE] (-- COMMAND [ARGS] | --bench NAME [ARGS])\n"
-		"  -e, --event EVENTS   events to sample, comma-separated, -e again for more\n"
-		"                       (default: the L1D miss event, else cpu-clock); {A,B}\n"
-		"                       samples A and B as one group, as perf record\n"
-		"      --sched          the tracepoints 'schedlens sched -i' reads, system-wide\n"
-		"                       (perf sched record)\n"
-		"  -c, --count PERIOD   sample every PERIOD events (tracepoints: 1, every event)\n"
-		"  -F, --freq FREQ      sample at FREQ Hz (default %d)\n"
-		"  -g                   frame-pointer callchains, kernel and user\n"
-		"      --call-graph M   fp, or dwarf[,SIZE]: user stacks (SIZE bytes) for unwinding\n"
-		"  -a, --all-cpus       system-wide\n"
-		"  -C, --cpu CPUS       system-wide on these CPUs (0-3,6)\n"
-		"  -o, --output FILE    output file (default perf.data)\n"
-		"      --bench NAME [ARGS]  run a built-in workload in-process (last option)\n",
-		DEFAULT_FREQ);
-}
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static const char *const record_usage[] = {
+	"usage: schedlens record [-e EVENT] [-c PERIOD | -F FREQ] [-g] [--call-graph fp|dwarf[,SIZE]]",
+	"                        [-a] [-C CPUS] [-o FILE] (-- COMMAND [ARGS] | --bench NAME [ARGS])",
+	NULL
+};
 
 static int parse_call_graph(const char *arg, struct record_opts *o)
 {
@@ -640,111 +628,100 @@ static int parse_call_graph(const char *arg, struct record_opts *o)
 	return 0;
 }
 
+/* --call-graph fp|dwarf[,SIZE] */
+static int opt_call_graph(const struct option *opt, const char *arg, struct errbuf *err)
+{
+	if (parse_call_graph(arg, opt->data))
+		return err__set(err, -EINVAL, "not fp or dwarf[,SIZE]");
+	return 0;
+}
+
+/* --sched: the tracepoints sched -i reads, system-wide */
+static int opt_sched(const struct option *opt, const char *arg, struct errbuf *err)
+{
+	struct record_opts *o = opt->data;
+
+	o->sched = true;
+	o->system_wide = true;
+	return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "call-graph", required_argument, NULL, 'G' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "bench", required_argument, NULL, 'B' },
-		{ "sched", no_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct record_opts o = { .output = "perf.data", .orig_argc = argc - 1,
-				 .orig_argv = argv + 1 };
+	struct record_opts o = { .output = "perf.data", .orig_argc = argc - 1 };
 	const char *bench = NULL;
-	int c;
+	const struct option opts[] = {
+		OPT_STRINGS('e', "event", o.events, &o.nr_event_args, RECORD_MAX_EVENTS, "EVENTS",
+			    "events to sample, comma-separated, -e again for more\n"
+			    "(default: the L1D miss event, else cpu-clock); {A,B}\n"
+			    "samples A and B as one group, as perf record"),
+		OPT_CALLBACK_NOARG(0, "sched", &o, opt_sched,
+				   "the tracepoints 'schedlens sched -i' reads, system-wide\n"
+				   "(perf sched record)"),
+		OPT_UINT('c', "count", &o.period, 1, UINT64_MAX, "PERIOD",
+			 "sample every PERIOD events (tracepoints: 1, every event)"),
+		OPT_UINT('F', "freq", &o.freq, 1, UINT64_MAX, "FREQ",
+			 "sample at FREQ Hz (default " STR(DEFAULT_FREQ) ")"),
+		OPT_FLAG('g', NULL, &o.callchain, "frame-pointer callchains, kernel and user"),
+		OPT_CALLBACK(0, "call-graph", &o, opt_call_graph, "M",
+			     "fp, or dwarf[,SIZE]: user stacks (SIZE bytes) for unwinding"),
+		OPT_FLAG('a', "all-cpus", &o.system_wide, "system-wide"),
+		OPT_STRING('C', "cpu", &o.cpus, "CPUS", "system-wide on these CPUs (0-3,6)"),
+		OPT_STRING('o', "output", &o.output, "FILE", "output file (default perf.data)"),
+		OPT_STRING_STOP(0, "bench", &bench, "NAME [ARGS]",
+				"run a built-in workload in-process (last option)"),
+		OPT_END(),
+	};
+	const struct cmd_options cmd = { "record", record_usage, opts,
+					 OPTIONS_STOP_AT_NON_OPTION };
+	/* the command line as given, for the file's header: parsing moves the arguments */
+	char **orig = calloc((size_t)argc + 1, sizeof(*orig));
+	int n, code = 2;
 
-	while ((c = getopt_long(argc, argv, "+e:c:F:gaC:o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			if (o.nr_event_args == RECORD_MAX_EVENTS) {
-				fprintf(stderr, "record: more than %d -e\n", RECORD_MAX_EVENTS);
-				return 2;
-			}
-			o.events[o.nr_event_args++] = optarg;
-			break;
-		case 'S':
-			o.sched = true;
-			o.system_wide = true;
-			break;
-		case 'c':
-			if (parse_u64(optarg, &o.period) || !o.period)
-				goto bad_number;
-			break;
-		case 'F':
-			if (parse_u64(optarg, &o.freq) || !o.freq)
-				goto bad_number;
-			break;
-		case 'g':
-			o.callchain = true;
-			break;
-		case 'G':
-			if (parse_call_graph(optarg, &o)) {
-				fprintf(stderr, "record: '%s' is not fp or dwarf[,SIZE]\n", optarg);
-				return 2;
-			}
-			break;
-		case 'a':
-			o.system_wide = true;
-			break;
-		case 'C':
-			o.cpus = optarg;
-			break;
-		case 'o':
-			o.output = optarg;
-			break;
-		case 'B':
-			bench = optarg;
-			goto parsed;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
+	if (!orig) {
+		fprintf(stderr, "record: out of memory\n");
+		return 1;
 	}
-parsed:
+	memcpy(orig, argv, (size_t)argc * sizeof(*orig));
+	o.orig_argv = orig + 1;
+	n = cmd_options__parse(&cmd, argc, argv, &code);
+	if (n < 0)
+		goto out;
 	if (o.period && o.freq) {
 		fprintf(stderr, "record: -c and -F exclude each other\n");
-		return 2;
+		goto out;
 	}
 	if (bench) {
 		struct errbuf err = { "" };
-		char **wargv = argv + optind - 1;
 
 		o.wl = workload__find(bench);
 		if (!o.wl) {
 			fprintf(stderr, "record: '%s' is not a built-in workload; see "
 					"'schedlens bench --list'\n", bench);
-			return 2;
+			goto out;
 		}
-		wargv[0] = (char *)bench;
-		if (o.wl->parse(argc - optind + 1, wargv, &o.wl_cfg, &err)) {
+		/* the workload's own options follow; its argv[0] is its name */
+		argv[0] = (char *)bench;
+		if (o.wl->parse(n + 1, argv, &o.wl_cfg, &err)) {
 			fprintf(stderr, "record: %s (see 'schedlens bench %s --help')\n", err.msg,
 				bench);
-			return 2;
+			goto out;
 		}
-		c = run_record(&o);
+		code = run_record(&o);
 		if (o.wl->free)
 			o.wl->free(o.wl_cfg);
-		return c;
-	} else if (optind < argc) {
-		o.argv = argv + optind;
-		o.argc = argc - optind;
-	} else if (!o.system_wide && !o.cpus) {
-		fprintf(stderr, "record: nothing to record: give -- COMMAND, --bench NAME, -a or -C\n");
-		usage(stderr);
-		return 2;
+		goto out;
 	}
-	return run_record(&o);
-bad_number:
-	fprintf(stderr, "record: '%s' is not a positive number\n", optarg);
-	return 2;
+	if (n) {
+		o.argv = argv + 1;
+		o.argc = n;
+	} else if (!o.system_wide && !o.cpus) {
+		code = cmd_options__error(&cmd, "nothing to record: give -- COMMAND, --bench NAME, "
+					  "-a or -C");
+		goto out;
+	}
+	code = run_record(&o);
+out:
+	free(orig);
+	return code;
 }
