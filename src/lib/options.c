@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Table-driven option parsing and the help printed from the same table (options.h). */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -184,11 +185,16 @@ static int set_number(const struct parse *p, const struct option *o, const char 
 
 	switch (o->kind) {
 	case OPTION_INT:
+		if (parse_long(arg, o->min, o->max, &l) && o->max == LONG_MAX)
+			return bad_value(p, name, arg, "an integer of at least %ld", o->min);
 		if (parse_long(arg, o->min, o->max, &l))
 			return bad_value(p, name, arg, "an integer from %ld to %ld", o->min, o->max);
 		*(long *)o->value = l;
 		return 0;
 	case OPTION_UINT:
+		if ((parse_u64(arg, &u) || u < o->umin) && o->umax == UINT64_MAX)
+			return bad_value(p, name, arg, "an integer of at least %llu",
+					 (unsigned long long)o->umin);
 		if (parse_u64(arg, &u) || u < o->umin || u > o->umax)
 			return bad_value(p, name, arg, "an integer from %llu to %llu",
 					 (unsigned long long)o->umin,

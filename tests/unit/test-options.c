@@ -238,6 +238,7 @@ START_TEST(test_errors)
 	ck_assert_int_eq(PARSE(&c, 0, &err, "-r 99999999999999999999", &left), -EINVAL);
 	ck_assert_int_eq(PARSE(&c, 0, &err, "-F -1", &left), -EINVAL);
 	ck_assert_int_eq(PARSE(&c, 0, &err, "-F 0", &left), -EINVAL);
+	ck_assert_str_eq(err.msg, "-F '0': expected an integer of at least 1");
 	ck_assert_int_eq(PARSE(&c, 0, &err, "--percent-limit 100.5", &left), -EINVAL);
 	ck_assert_int_eq(PARSE(&c, 0, &err, "--percent-limit nan", &left), -EINVAL);
 	ck_assert_int_eq(PARSE(&c, 0, &err, "--alpha 1", &left), -EINVAL);
