@@ -4,6 +4,10 @@
  * (sampler.h) deliver the same records to a struct stream_ops, in time order, so every
  * analysis (report, annotate, sched) is written once against this header.
  *
+ * Both sources decode records with one decoder and order them with one queue
+ * (src/lib/stream/stream-int.h), so a rule (a LOST_SAMPLES record's id, a sample of no known
+ * event counted in nr_unknown_id, a record too short for its type) is the same for both.
+ *
  * Contract for sources:
  *  - ops->begin() is called once, before any record, with the events and the header facts;
  *  - records follow in time order (a file's FINISHED_ROUND semantics, a live session's merge
@@ -107,7 +111,8 @@ struct stream_ops {
 	/* SWITCH / SWITCH_CPU_WIDE: out is true when switching out; next_prev_* only CPU-wide */
 	int (*switch_)(void *ctx, uint32_t pid, uint32_t tid, uint32_t cpu, bool out,
 		       uint32_t next_prev_pid, uint32_t next_prev_tid, uint64_t time);
-	/* every record, before the typed callback above; rarely needed (script, writers) */
+	/* every record, before the typed callback above (@rec: its body, past the header);
+	 * rarely needed (script, writers) */
 	int (*raw)(void *ctx, const struct perf_event_header *h, const void *rec);
 	int (*end)(void *ctx, const struct stream_stats *stats);
 	/*

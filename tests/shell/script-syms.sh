@@ -88,8 +88,9 @@ if [ -r /sys/kernel/tracing/events/sched/sched_switch/id ]; then
 	perf record -q -g -a -e sched:sched_switch -o "$TMP/sw.data" -- \
 		"$wl" bench pipe -l 2000 >/dev/null 2>&1 || fail "perf record -a failed"
 	compare "perf record -g -a -e sched:sched_switch" "$TMP/sw.data" 'schedlens|swapper'
-	grep -q '^ *swapper ' "$TMP/out" && grep -q '^ *schedlens ' "$TMP/out" ||
-		fail "no sample of the idle task or of the workload kept: the comparison means less"
+	# the idle task switches only where a CPU goes idle: not on a machine busy with other work
+	grep -q '^ *schedlens ' "$TMP/out" ||
+		fail "no sample of the workload kept: the comparison means less"
 else
 	echo "note: no sched_switch recording compared (needs tracefs)"
 fi

@@ -231,10 +231,7 @@ int pd_evsel_add(struct perf_file *f, const struct perf_event_attr *attr, const 
 		e->time_off = t & PERF_SAMPLE_TIME ?
 			8 + 8 * (!!(t & PERF_SAMPLE_IDENTIFIER) + !!(t & PERF_SAMPLE_IP) +
 				 !!(t & PERF_SAMPLE_TID)) : -1;
-		e->sid_len = attr->sample_id_all ?
-			8 * __builtin_popcountll(t & (PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-						      PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
-						      PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)) : 0;
+		e->sid_len = stream_trailer_len(attr);
 		e->sid_time_off = attr->sample_id_all && (t & PERF_SAMPLE_TIME) ?
 			8 * !!(t & PERF_SAMPLE_TID) : -1;
 	}

@@ -26,7 +26,6 @@ struct ZSTD_DCtx_s;
 #define PERF_FILE_HDR_SZ 104
 #define PERF_PIPE_HDR_SZ 16
 #define PERF_MAX_REC	 (1u << 16)
-#define PD_QUEUE_DEFAULT_LIMIT (4u << 20)	/* records queued before the oldest half goes */
 
 struct pd_evsel {
 	struct stream_evsel ev;
@@ -70,46 +69,6 @@ static inline void pd_sample_defaults(const struct pd_evsel *e, struct stream_sa
 		s->period = e->ev.attr.sample_period;
 }
 
-/*
- * A buffer of records. Chunks are kept in the order they were filled (perf_file.chunks), and
- * queued records point into them: a chunk goes back once it is filled and no queued record
- * lies in it. No count per record: the records of a chunk have file offsets in [lo, hi) (a
- * decompressed one, or one holding a record copied to align it, has its record's offset
- * alone), and a run's records arrived in file order, so a run holds records of a chunk only
- * when the offsets of its oldest and newest records straddle that range.
- */
-struct pd_chunk {
-	uint64_t lo, hi;		/* hi: UINT64_MAX while it is being filled */
-	bool live;			/* still being filled */
-	size_t len;
-	struct pd_chunk **pool;		/* free list to go back to, else free() */
-	struct pd_chunk *next;		/* the next newer one, or in the pool */
-	char data[];
-};
-
-struct pd_qent {
-	uint64_t time;
-	const struct perf_event_header *rec;
-	struct pd_evsel *evsel;		/* of a SAMPLE, found when it was queued */
-	uint64_t off;
-};
-
-struct head;
-
-struct pd_run {
-	size_t start, end;		/* live entries v[start..end), sorted by time */
-};
-
-struct pd_queue {
-	struct pd_qent *v;		/* arrival order; dead space below the runs */
-	size_t nr, alloc, limit;
-	struct pd_run *runs;
-	size_t nr_runs, runs_alloc;
-	struct head *heap;		/* merge: run heads by time (perfdata-order.c) */
-	size_t heap_alloc;
-	uint64_t last, max_time, next_flush;
-};
-
 struct perf_file {
 	char *path;
 	int fd;
@@ -138,19 +97,18 @@ struct perf_file {
 	size_t nr_event_types;
 	struct { uint64_t id; char name[128]; } *tp_names;	/* "sys:name" by format ID */
 	size_t nr_tp_names;
-	struct pd_queue q;
+	struct stream_queue q;
 	const struct stream_ops *ops;
 	/* compressed records */
 	struct ZSTD_DCtx_s *zstd;
 	uint8_t *decomp_rem;		/* bytes of a record split across COMPRESSED records */
 	size_t decomp_rem_len;
-	/* scratch for swapped arrays and unterminated strings */
+	/* scratch for swapped arrays */
 	uint64_t *scratch;
 	size_t scratch_len;
-	char strbuf[4096];
+	struct stream_decoder dec;	/* the records other than SAMPLE */
 	/* pipe mode read buffer */
-	struct pd_chunk *chunk_pool;	/* FILE_CHUNK buffers to reuse */
-	struct pd_chunk *chunks, *chunks_last;	/* those in use, oldest first */
+	struct stream_chunk *chunk_pool;	/* FILE_CHUNK buffers to reuse */
 	uint32_t any_order;		/* ops->any_order when there is ops->sample_any_order */
 	struct pd_places places;
 	uint8_t *pbuf;
@@ -369,50 +327,11 @@ static inline bool pd_parse_common(struct perf_file *f, struct pd_evsel *e,
 	return true;
 }
 
+/* a record the queue (f->q) hands back in time order */
+int pd_deliver_queued(void *ctx, const struct stream_qent *q);
+
 /* a SAMPLE to ops->sample_any_order, as it is read */
 int pd_deliver_any_order(struct perf_file *f, const struct perf_event_header *h,
 			 struct pd_evsel *e, uint64_t off);
-
-/* perfdata-order.c */
-int pd_queue_push(struct perf_file *f, const struct perf_event_header *h, uint64_t time,
-		  struct pd_evsel *e, uint64_t off);
-/* store a record at the end of the queue, in run @last */
-static inline void pd_queue_append(struct pd_queue *q, struct pd_run *last,
-				   const struct perf_event_header *h, uint64_t time,
-				   struct pd_evsel *e, uint64_t off)
-{
-	q->v[q->nr++] = (struct pd_qent){ time, h, e, off };
-	last->end++;
-	q->last = time;
-	if (time > q->max_time)
-		q->max_time = time;
-}
-
-/* pd_queue_push() when the record extends the last run and there is room: most of them */
-static inline int pd_queue_push_inl(struct perf_file *f, const struct perf_event_header *h,
-				    uint64_t time, struct pd_evsel *e, uint64_t off)
-{
-	struct pd_queue *q = &f->q;
-	struct pd_run *last = q->nr_runs ? &q->runs[q->nr_runs - 1] : NULL;
-
-	if (!last || last->end != q->nr || time < q->last || q->nr == q->alloc ||
-	    q->nr - q->runs[0].start >= (q->limit ?: PD_QUEUE_DEFAULT_LIMIT))
-		return pd_queue_push(f, h, time, e, off);
-	pd_queue_append(q, last, h, time, e, off);
-	return 0;
-}
-int pd_queue_flush(struct perf_file *f, uint64_t limit);
-void pd_queue_free(struct perf_file *f);
-/* the filled chunks no queued record points into go back (all of them with @all) */
-void pd_chunks_release(struct perf_file *f, bool all);
-static inline void pd_chunk_free(struct pd_chunk *c)
-{
-	if (c->pool) {
-		c->next = *c->pool;
-		*c->pool = c;
-	} else {
-		free(c);
-	}
-}
 
 #endif

@@ -85,42 +85,16 @@ static int begin(struct perf_file *f)
 static int process_records(struct perf_file *f, uint8_t *p, size_t len, uint64_t off,
 			   size_t *used);
 
-static struct pd_chunk *chunk_new(size_t len)
-{
-	struct pd_chunk *c = malloc(sizeof(*c) + len);
-
-	if (c) {
-		c->live = true;
-		c->len = len;
-		c->pool = NULL;
-	}
-	return c;
-}
-
-/* @c, about to hold records (from file offset @lo on) that may be queued, joins the chunks
- * in use */
-static void chunk_track(struct perf_file *f, struct pd_chunk *c, uint64_t lo)
-{
-	c->lo = lo;
-	c->hi = UINT64_MAX;
-	c->next = NULL;
-	if (f->chunks_last)
-		f->chunks_last->next = c;
-	else
-		f->chunks = c;
-	f->chunks_last = c;
-}
-
 /* a FILE_CHUNK buffer from the free list, warm, else a new one that will go back to it */
-static struct pd_chunk *chunk_get(struct perf_file *f, uint64_t lo)
+static struct stream_chunk *chunk_get(struct perf_file *f, uint64_t lo)
 {
-	struct pd_chunk *c = f->chunk_pool;
+	struct stream_chunk *c = f->chunk_pool;
 
 	/* a small data section fits one plain buffer: no huge page to clear */
 	if (f->hdr.data_size + sizeof(*c) < FILE_CHUNK / 2) {
-		c = chunk_new(f->hdr.data_size ?: 1);
+		c = stream_chunk__new(f->hdr.data_size ?: 1);
 		if (c)
-			chunk_track(f, c, lo);
+			stream_queue__track(&f->q, c, lo);
 		return c;
 	}
 
@@ -137,16 +111,8 @@ static struct pd_chunk *chunk_get(struct perf_file *f, uint64_t lo)
 	}
 	c->live = true;
 	c->pool = &f->chunk_pool;
-	chunk_track(f, c, lo);
+	stream_queue__track(&f->q, c, lo);
 	return c;
-}
-
-/* @c is filled, its records below file offset @hi: it goes back once none is queued */
-static void chunk_done(struct perf_file *f, struct pd_chunk *c, uint64_t hi)
-{
-	c->hi = hi;
-	c->live = false;
-	pd_chunks_release(f, false);
 }
 
 /* COMPRESSED (zstd frame after the header) and COMPRESSED2 (u64 data_size first) */
@@ -155,7 +121,7 @@ static int decompress(struct perf_file *f, const struct perf_event_header *h, ui
 	const uint8_t *src = (const uint8_t *)h + 8;
 	size_t src_len = h->size - 8, cap, used = 0, out_len;
 	ZSTD_inBuffer in;
-	struct pd_chunk *c;
+	struct stream_chunk *c;
 	int ret;
 
 	if (h->type == PERF_REC_COMPRESSED2) {
@@ -177,7 +143,7 @@ static int decompress(struct perf_file *f, const struct perf_event_header *h, ui
 			return -ENOMEM;
 	}
 	cap = f->decomp_rem_len + 8 * src_len + 65536;	/* doubled as needed */
-	c = chunk_new(cap);
+	c = stream_chunk__new(cap);
 	if (!c)
 		return -ENOMEM;
 	if (f->decomp_rem_len)
@@ -197,7 +163,7 @@ static int decompress(struct perf_file *f, const struct perf_event_header *h, ui
 		if (in.pos == in.size && out_len < cap)
 			break;
 		if (out_len == cap) {
-			struct pd_chunk *n;
+			struct stream_chunk *n;
 
 			if (cap * 2 > DECOMP_MAX) {
 				free(c);
@@ -213,7 +179,7 @@ static int decompress(struct perf_file *f, const struct perf_event_header *h, ui
 			c = n;
 		}
 	}
-	chunk_track(f, c, off);	/* its records carry the COMPRESSED record's offset */
+	stream_queue__track(&f->q, c, off);	/* its records carry the COMPRESSED record's offset */
 	ret = process_records(f, (uint8_t *)c->data, out_len, off, &used);
 	if (!ret) {
 		size_t rem = out_len - used;
@@ -230,7 +196,7 @@ static int decompress(struct perf_file *f, const struct perf_event_header *h, ui
 		f->decomp_rem = nr;
 		f->decomp_rem_len = nr ? rem : 0;
 	}
-	chunk_done(f, c, off + 1);
+	stream_queue__done(&f->q, c, off + 1);
 	return ret;
 }
 
@@ -282,12 +248,12 @@ static int user_record(struct perf_file *f, const struct perf_event_header *h, u
 	case PERF_REC_FINISHED_ROUND:
 		ret = begin(f);
 		if (!ret)
-			ret = pd_queue_flush(f, f->q.next_flush);
+			ret = stream_queue__flush(&f->q, f->q.next_flush);
 		f->q.next_flush = f->q.max_time;
 		return ret;
 	case PERF_REC_FINISHED_INIT:
 		ret = begin(f);
-		return ret ?: pd_queue_flush(f, ~0ULL);
+		return ret ?: stream_queue__flush(&f->q, ~0ULL);
 	case PERF_REC_COMPRESSED:
 	case PERF_REC_COMPRESSED2:
 		ret = begin(f);
@@ -315,7 +281,7 @@ static int one_record(struct perf_file *f, const struct perf_event_header *h, ui
 	}
 	if (!f->begun && (ret = begin(f)))
 		return ret;
-	if (h->type > PERF_RECORD_AUX_OUTPUT_HW_ID || h->type == 0) {
+	if (!stream_record_known(h->type)) {
 		f->stats.nr_unknown++;
 		return 0;
 	}
@@ -323,7 +289,7 @@ static int one_record(struct perf_file *f, const struct perf_event_header *h, ui
 	t = pd_record_time(f, h, e);
 	if (!t || t == ~0ULL)
 		return pd_deliver(f, h, e, off);
-	return pd_queue_push(f, h, t, e, off);
+	return stream_queue__push(&f->q, h, t, e, off);
 }
 
 static void swap_header(struct perf_file *f, struct perf_event_header *h)
@@ -352,14 +318,14 @@ static struct perf_event_header peek_header(struct perf_file *f, const uint8_t *
 static int record_at(struct perf_file *f, uint8_t *p, const struct perf_event_header *h,
 		     uint64_t off)
 {
-	struct pd_chunk *own = NULL;
+	struct stream_chunk *own = NULL;
 	int ret;
 
 	if ((uintptr_t)p & 7) {
-		own = chunk_new(h->size);
+		own = stream_chunk__new(h->size);
 		if (!own)
 			return -ENOMEM;
-		chunk_track(f, own, off);
+		stream_queue__track(&f->q, own, off);
 		memcpy(own->data, p, h->size);
 		p = (uint8_t *)own->data;
 	}
@@ -367,7 +333,7 @@ static int record_at(struct perf_file *f, uint8_t *p, const struct perf_event_he
 		memcpy(p, h, sizeof(*h));	/* the header in host order from here on */
 	ret = one_record(f, (struct perf_event_header *)p, off);
 	if (own)
-		chunk_done(f, own, off + 1);
+		stream_queue__done(&f->q, own, off + 1);
 	return ret;
 }
 
@@ -415,7 +381,7 @@ static inline int sample_at(struct perf_file *f, const struct perf_event_header 
 		memcpy(&t, (const uint8_t *)h + e->time_off, 8);
 	if (!t || t == ~0ULL)
 		return pd_deliver(f, h, e, off);
-	return pd_queue_push_inl(f, h, t, e, off);
+	return stream_queue__push_inl(&f->q, h, t, e, off);
 }
 
 /* SCHEDLENS_MMAP: the records of the data section parsed where the file is mapped */
@@ -463,7 +429,7 @@ static int run_mapped(struct perf_file *f)
 static int run_file(struct perf_file *f)
 {
 	uint64_t off = f->hdr.data_offset, end = off + f->hdr.data_size;
-	struct pd_chunk *c = NULL, *prev = NULL;
+	struct stream_chunk *c = NULL, *prev = NULL;
 	size_t have = 0, pos = 0;
 	int ret = 0;
 
@@ -495,7 +461,7 @@ static int run_file(struct perf_file *f)
 			if (keep)
 				memcpy(c->data, prev->data + pos, keep);
 			if (prev)
-				chunk_done(f, prev, off);
+				stream_queue__done(&f->q, prev, off);
 			n = pread(f->fd, c->data + keep, want, off + keep);
 			if (n <= 0) {
 				ret = n < 0 ? err__set(f->err, -errno, "cannot read '%s': %s",
@@ -521,7 +487,7 @@ static int run_file(struct perf_file *f)
 		off += h.size;
 	}
 	if (c)
-		chunk_done(f, c, off);
+		stream_queue__done(&f->q, c, off);
 out:
 	if (!ret && f->truncated)
 		ret = pd_bad(f, off, "file truncated: %llu of %llu bytes of data",
@@ -579,7 +545,7 @@ static int pipe_tracing_data(struct perf_file *f, const struct perf_event_header
 
 static int run_pipe(struct perf_file *f)
 {
-	struct pd_chunk *c = NULL;
+	struct stream_chunk *c = NULL;
 	size_t pos = 0;
 	int ret = 0;
 
@@ -589,11 +555,11 @@ static int run_pipe(struct perf_file *f)
 
 		if (!c || c->len - pos < PERF_MAX_REC) {
 			if (c)
-				chunk_done(f, c, off);
-			c = chunk_new(PIPE_CHUNK);
+				stream_queue__done(&f->q, c, off);
+			c = stream_chunk__new(PIPE_CHUNK);
 			if (!c)
 				return -ENOMEM;
-			chunk_track(f, c, off);
+			stream_queue__track(&f->q, c, off);
 			pos = 0;
 		}
 		h = (struct perf_event_header *)(c->data + pos);
@@ -624,7 +590,7 @@ static int run_pipe(struct perf_file *f)
 			break;
 	}
 	if (c)
-		chunk_done(f, c, f->pipe_off);
+		stream_queue__done(&f->q, c, f->pipe_off);
 	return ret;
 }
 
@@ -637,6 +603,7 @@ int perf_file__open(struct perf_file **out, const char *path, struct errbuf *err
 
 	if (!f)
 		return -ENOMEM;
+	stream_queue__init(&f->q, pd_deliver_queued, f);
 	f->err = err;
 	f->path = strdup(!strcmp(path, "-") ? "(stdin)" : path);
 	f->fd = !strcmp(path, "-") ? 0 : open(path, O_RDONLY | O_CLOEXEC);
@@ -702,10 +669,10 @@ void perf_file__delete(struct perf_file *f)
 {
 	if (!f)
 		return;
-	pd_queue_free(f);
+	stream_queue__exit(&f->q);
 	pd_places_free(f);
 	while (f->chunk_pool) {
-		struct pd_chunk *c = f->chunk_pool;
+		struct stream_chunk *c = f->chunk_pool;
 
 		f->chunk_pool = c->next;
 		free(c);
@@ -741,7 +708,7 @@ int perf_file__run(struct perf_file *f, const struct stream_ops *ops, struct err
 	if (!f->begun && !ret)
 		ret = begin(f);
 	if (f->begun) {
-		ret2 = pd_queue_flush(f, ~0ULL);
+		ret2 = stream_queue__flush(&f->q, ~0ULL);
 		if (!ret)
 			ret = ret2;
 		ret2 = f->ops->place ? pd_places_deliver(f) : 0;

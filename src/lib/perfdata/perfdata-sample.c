@@ -22,28 +22,6 @@ static struct pd_evsel *evsel_of_other(struct perf_file *f, const struct perf_ev
 	return e ?: f->evsels[0];
 }
 
-struct sid {
-	uint32_t pid, tid, cpu;
-	uint64_t time, id;
-	size_t len;		/* bytes of the trailer */
-};
-
-/* the sample_id trailer of a non-sample record */
-static void parse_sid(struct perf_file *f, const struct perf_event_header *h, struct sid *s)
-{
-	struct pd_evsel *e = evsel_of_other(f, h);
-	struct sample_trailer tr = { (uint32_t)-1, (uint32_t)-1, (uint32_t)-1, ~0ULL, 0 };
-
-	memset(s, 0, sizeof(*s));
-	if (e && e->ev.attr.sample_id_all && !sample_trailer_parse(&e->ev.attr, f->swap, h, &tr))
-		s->len = e->sid_len;
-	s->pid = tr.pid;
-	s->tid = tr.tid;
-	s->cpu = tr.cpu;
-	s->time = tr.time;
-	s->id = tr.id;
-}
-
 uint64_t pd_record_time(struct perf_file *f, const struct perf_event_header *h,
 			const struct pd_evsel *e)
 {
@@ -100,105 +78,20 @@ out:
 	return ret ? bad_sample(f, e, h, off) : 0;
 }
 
-/* a NUL-terminated string at p, at most len bytes, or a truncated copy */
-static const char *str_at(struct perf_file *f, const uint8_t *p, size_t len)
-{
-	if (memchr(p, 0, len))
-		return (const char *)p;
-	if (len >= sizeof(f->strbuf))
-		len = sizeof(f->strbuf) - 1;
-	memcpy(f->strbuf, p, len);
-	f->strbuf[len] = 0;
-	return f->strbuf;
-}
-
-static int deliver_mmap(struct perf_file *f, const struct perf_event_header *h,
-			const struct sid *sid, uint64_t off)
-{
-	const uint8_t *p = (const uint8_t *)(h + 1);
-	size_t fixed = h->type == PERF_RECORD_MMAP2 ? 64 : 32;
-	struct stream_mmap m = { 0 };
-
-	if (h->size < 8 + fixed + sid->len)
-		return pd_bad(f, off, "%s record of %u bytes is too short",
-			      perf_record__name(h->type), h->size);
-	m.pid = pd_get32(f, p);
-	m.tid = pd_get32(f, p + 4);
-	m.start = pd_get64(f, p + 8);
-	m.len = pd_get64(f, p + 16);
-	m.pgoff = pd_get64(f, p + 24);
-	m.time = sid->time;
-	m.misc = h->misc;
-	if (h->type == PERF_RECORD_MMAP2) {
-		if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-			m.has_build_id = true;
-			m.build_id_size = p[32] > 20 ? 20 : p[32];
-			memcpy(m.build_id, p + 36, 20);
-		} else {
-			m.maj = pd_get32(f, p + 32);
-			m.min = pd_get32(f, p + 36);
-			m.ino = pd_get64(f, p + 40);
-			m.ino_generation = pd_get64(f, p + 48);
-		}
-		m.prot = pd_get32(f, p + 56);
-		m.flags = pd_get32(f, p + 60);
-	}
-	m.filename = str_at(f, p + fixed, h->size - 8 - fixed - sid->len);
-	return f->ops->mmap ? f->ops->mmap(f->ops->ctx, &m) : 0;
-}
-
+/* a record other than SAMPLE through the stream's one decoder */
 static int deliver_other(struct perf_file *f, const struct perf_event_header *h, uint64_t off)
 {
-	const uint8_t *p = (const uint8_t *)(h + 1);
-	const struct stream_ops *o = f->ops;
-	size_t len = h->size - 8;
-	struct stream_task tk;
-	struct sid sid;
-	uint64_t id, n;
+	struct pd_evsel *e = evsel_of_other(f, h);
+	int ret;
 
-	parse_sid(f, h, &sid);
-	switch (h->type) {
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-		return deliver_mmap(f, h, &sid, off);
-	case PERF_RECORD_COMM:
-		if (len < 8 + sid.len)
-			break;
-		return o->comm ? o->comm(o->ctx, pd_get32(f, p), pd_get32(f, p + 4),
-					 str_at(f, p + 8, len - 8 - sid.len),
-					 h->misc & PERF_RECORD_MISC_COMM_EXEC, sid.time) : 0;
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-		if (len < 24)
-			break;
-		tk = (struct stream_task){ h->type == PERF_RECORD_FORK, pd_get32(f, p),
-					   pd_get32(f, p + 4), pd_get32(f, p + 8),
-					   pd_get32(f, p + 12), pd_get64(f, p + 16), h->misc };
-		return o->task ? o->task(o->ctx, &tk) : 0;
-	case PERF_RECORD_LOST:
-	case PERF_RECORD_LOST_SAMPLES:
-		if (len < (h->type == PERF_RECORD_LOST ? 16u : 8u))
-			break;
-		id = h->type == PERF_RECORD_LOST ? pd_get64(f, p) : sid.id;
-		n = pd_get64(f, h->type == PERF_RECORD_LOST ? p + 8 : p);
-		f->stats.nr_lost += n;
-		f->stats.nr_lost_records++;
-		return o->lost ? o->lost(o->ctx, id, n, sid.time) : 0;
-	case PERF_RECORD_SWITCH:
-		return o->switch_ ? o->switch_(o->ctx, sid.pid, sid.tid, sid.cpu,
-					       h->misc & PERF_RECORD_MISC_SWITCH_OUT, 0, 0,
-					       sid.time) : 0;
-	case PERF_RECORD_SWITCH_CPU_WIDE:
-		if (len < 8)
-			break;
-		return o->switch_ ? o->switch_(o->ctx, sid.pid, sid.tid, sid.cpu,
-					       h->misc & PERF_RECORD_MISC_SWITCH_OUT,
-					       pd_get32(f, p), pd_get32(f, p + 4), sid.time) : 0;
-	default:
-		return 0;
-	}
-	return pd_bad(f, off, "%s record of %u bytes is too short", perf_record__name(h->type),
-		      h->size);
+	f->dec.ops = f->ops;
+	f->dec.stats = &f->stats;
+	f->dec.swap = f->swap;
+	ret = stream_decode_other(&f->dec, h, e ? &e->ev.attr : NULL);
+	if (ret == STREAM_DECODE_SHORT)
+		return pd_bad(f, off, "%s record of %u bytes is too short",
+			      perf_record__name(h->type), h->size);
+	return ret;
 }
 
 static inline int deliver_sample(struct perf_file *f, const struct perf_event_header *h,
@@ -251,4 +144,14 @@ int pd_deliver(struct perf_file *f, const struct perf_event_header *h, struct pd
 	if (o->raw && (ret = o->raw(o->ctx, h, h + 1)))
 		return ret;
 	return deliver_other(f, h, off);
+}
+
+int pd_deliver_queued(void *ctx, const struct stream_qent *q)
+{
+	struct perf_file *f = ctx;
+	struct pd_evsel *e = q->evsel;
+
+	if (q->rec->type == PERF_RECORD_SAMPLE && pd_parse_common(f, e, q->rec))
+		return f->ops->sample ? f->ops->sample(f->ops->ctx, &e->cur) : 0;
+	return pd_deliver(f, q->rec, e, q->off);
 }

@@ -21,8 +21,6 @@
 			PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT | \
 			PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR | \
 			PERF_SAMPLE_PHYS_ADDR)
-#define TRAILER_BITS (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
-		      PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 
 struct cur {
 	const uint8_t *p, *end;
@@ -281,7 +279,7 @@ int sample_parse(const struct perf_event_attr *attr, bool swap, const struct per
 int sample_trailer_parse(const struct perf_event_attr *attr, bool swap,
 			 const struct perf_event_header *h, struct sample_trailer *out)
 {
-	uint64_t t = attr->sample_type & TRAILER_BITS;
+	uint64_t t = attr->sample_type & STREAM_TRAILER_BITS;
 	size_t len = 8 * __builtin_popcountll(t);
 	struct cur c = { NULL, NULL, swap, NULL };
 	struct stream_sample s = { 0 };

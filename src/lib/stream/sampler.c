@@ -23,10 +23,8 @@ void perf_evsel__free_id(struct perf_evsel *evsel);
 #define FORCED_SAMPLE_TYPE \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
 
-struct qrec {
-	uint64_t time, seq;
-	struct perf_event_header h;	/* the record follows, h.size bytes in all */
-};
+/* the ring buffers' records are copied into chunks of this size */
+#define COPY_CHUNK	(256u << 10)
 
 struct id_map {
 	uint64_t id;
@@ -44,9 +42,11 @@ struct sampler {
 	struct stream_stats stats;
 	struct id_map *ids;
 	size_t nr_ids, nr_user;		/* events the caller asked for, tracking excluded */
-	struct qrec **heap;
-	size_t nr_heap, cap_heap;
-	uint64_t seq, max_time, flush_limit;
+	struct stream_queue q;		/* records copied from the rings, by time */
+	struct stream_chunk *chunk;	/* the one being filled */
+	uint64_t pos;			/* bytes copied so far: the records' offsets in the queue */
+	struct stream_decoder dec;
+	const struct stream_ops *ops;	/* during poll and drain */
 	bool begun, ended;
 };
 
@@ -264,6 +264,8 @@ static int sampler__open(struct sampler *s, struct errbuf *err)
 	return 0;
 }
 
+static int deliver(void *ctx, const struct stream_qent *q);
+
 struct sampler *sampler__new(const struct sampler_opts *o, struct errbuf *err)
 {
 	struct sampler *s;
@@ -285,6 +287,8 @@ struct sampler *sampler__new(const struct sampler_opts *o, struct errbuf *err)
 		err__set(err, -ENOMEM, "out of memory");
 		return NULL;
 	}
+	stream_queue__init(&s->q, deliver, s);
+	s->dec.stats = &s->stats;
 	s->evlist = perf_evlist__new();
 	if (!s->evlist) {
 		err__set(err, -ENOMEM, "out of memory");
@@ -349,9 +353,7 @@ void sampler__delete(struct sampler *s)
 	}
 	perf_cpu_map__put(s->cpus);
 	perf_thread_map__put(s->threads);
-	for (i = 0; i < s->nr_heap; i++)
-		free(s->heap[i]);
-	free(s->heap);
+	stream_queue__exit(&s->q);
 	if (s->evsels)
 		for (i = 0; i < s->nr_evsels; i++)
 			free(s->evsels[i].ids);
@@ -393,54 +395,6 @@ int sampler__disable(struct sampler *s)
 	return ret;
 }
 
-static bool qrec_less(const struct qrec *a, const struct qrec *b)
-{
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
-}
-
-static int heap_push(struct sampler *s, struct qrec *r)
-{
-	size_t i, p;
-
-	if (s->nr_heap == s->cap_heap) {
-		size_t cap = s->cap_heap ? 2 * s->cap_heap : 4096;
-		struct qrec **nh = realloc(s->heap, cap * sizeof(*nh));
-
-		if (!nh)
-			return -ENOMEM;
-		s->heap = nh;
-		s->cap_heap = cap;
-	}
-	i = s->nr_heap++;
-	while (i > 0) {
-		p = (i - 1) / 2;
-		if (!qrec_less(r, s->heap[p]))
-			break;
-		s->heap[i] = s->heap[p];
-		i = p;
-	}
-	s->heap[i] = r;
-	return 0;
-}
-
-static struct qrec *heap_pop(struct sampler *s)
-{
-	struct qrec *top = s->heap[0], *last = s->heap[--s->nr_heap];
-	size_t i = 0, c;
-
-	while ((c = 2 * i + 1) < s->nr_heap) {
-		if (c + 1 < s->nr_heap && qrec_less(s->heap[c + 1], s->heap[c]))
-			c++;
-		if (!qrec_less(s->heap[c], last))
-			break;
-		s->heap[i] = s->heap[c];
-		i = c;
-	}
-	if (s->nr_heap)
-		s->heap[i] = last;
-	return top;
-}
-
 static uint64_t record_time(const struct sampler *s, const struct perf_event_header *h)
 {
 	const struct stream_evsel *ev;
@@ -468,36 +422,50 @@ static uint64_t record_time(const struct sampler *s, const struct perf_event_hea
 	return t;
 }
 
+/* @h copied to the chunk being filled (a new one when it is full); NULL on ENOMEM */
+static const struct perf_event_header *copy_record(struct sampler *s,
+						    const struct perf_event_header *h)
+{
+	struct stream_chunk *c = s->chunk;
+	void *to;
+
+	if (c && c->len - (s->pos - c->lo) < h->size) {
+		stream_queue__done(&s->q, c, s->pos);
+		c = s->chunk = NULL;
+	}
+	if (!c) {
+		c = stream_chunk__new(COPY_CHUNK);	/* > any record: sizes are u16 */
+		if (!c)
+			return NULL;
+		stream_queue__track(&s->q, c, s->pos);
+		s->chunk = c;
+	}
+	to = c->data + (s->pos - c->lo);
+	memcpy(to, h, h->size);
+	s->pos += h->size;
+	return to;
+}
+
 static int sampler__read_all(struct sampler *s)
 {
+	const struct perf_event_header *h;
 	struct perf_mmap *map;
 	union perf_event *e;
-	struct qrec *r;
+	int ret = 0;
 
 	perf_evlist__for_each_mmap(s->evlist, map, false) {
 		if (perf_mmap__read_init(map) < 0)
 			continue;
-		while ((e = perf_mmap__read_event(map)) != NULL) {
-			r = malloc(sizeof(*r) - sizeof(r->h) + e->header.size);
-			if (!r) {
-				perf_mmap__read_done(map);
-				return -ENOMEM;
-			}
-			memcpy(&r->h, e, e->header.size);
-			r->time = record_time(s, &r->h);
-			r->seq = s->seq++;
-			if (r->time > s->max_time)
-				s->max_time = r->time;
+		while (!ret && (e = perf_mmap__read_event(map)) != NULL) {
+			uint64_t off = s->pos;
+
+			h = copy_record(s, &e->header);
+			ret = h ? stream_queue__push(&s->q, h, record_time(s, h), NULL, off) : -ENOMEM;
 			perf_mmap__consume(map);
-			if (heap_push(s, r)) {
-				free(r);
-				perf_mmap__read_done(map);
-				return -ENOMEM;
-			}
 		}
 		perf_mmap__read_done(map);
 	}
-	return 0;
+	return ret;
 }
 
 static int deliver_sample(struct sampler *s, const struct perf_event_header *h,
@@ -509,7 +477,11 @@ static int deliver_sample(struct sampler *s, const struct perf_event_header *h,
 
 	memcpy(&id, h + 1, 8);
 	ev = sampler__evsel(s, id);
-	if (!ev || sample__parse(&ev->attr, h, &smp)) {
+	if (!ev) {
+		s->stats.nr_unknown_id++;
+		return 0;
+	}
+	if (sample__parse(&ev->attr, h, &smp)) {
 		s->stats.nr_unknown++;
 		return 0;
 	}
@@ -518,117 +490,60 @@ static int deliver_sample(struct sampler *s, const struct perf_event_header *h,
 	return ops->sample ? ops->sample(ops->ctx, &smp) : 0;
 }
 
-static int deliver(struct sampler *s, const struct perf_event_header *h, uint64_t time,
-		   const struct stream_ops *ops)
+/* the event a non-sample record's trailer names (its id is the trailer's last u64) */
+static const struct perf_event_attr *trailer_attr(const struct sampler *s,
+						  const struct perf_event_header *h)
 {
-	const union perf_event *e = (const void *)h;
+	const struct stream_evsel *ev;
+	uint64_t id;
+
+	if (h->size < sizeof(*h) + 8)
+		return NULL;
+	memcpy(&id, (const uint8_t *)h + h->size - 8, 8);
+	ev = sampler__evsel(s, id);
+	return ev ? &ev->attr : NULL;
+}
+
+/* a queued record to the consumer */
+static int deliver(void *ctx, const struct stream_qent *q)
+{
+	struct sampler *s = ctx;
+	const struct perf_event_header *h = q->rec;
+	const struct stream_ops *ops = s->ops;
 	int ret;
 
 	s->stats.nr_records++;
 	s->stats.nr_by_type[h->type < 128 ? h->type : 127]++;
-	if (ops->raw && (ret = ops->raw(ops->ctx, h, h)))
+	if (ops->raw && (ret = ops->raw(ops->ctx, h, h + 1)))
 		return ret;
-	switch (h->type) {
-	case PERF_RECORD_SAMPLE:
+	if (h->type == PERF_RECORD_SAMPLE)
 		return deliver_sample(s, h, ops);
-	case PERF_RECORD_COMM:
-		return ops->comm ? ops->comm(ops->ctx, e->comm.pid, e->comm.tid, e->comm.comm,
-					     h->misc & PERF_RECORD_MISC_COMM_EXEC, time) : 0;
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT: {
-		struct stream_task t = { h->type == PERF_RECORD_FORK, e->fork.pid, e->fork.ppid,
-					 e->fork.tid, e->fork.ptid, e->fork.time, h->misc };
-
-		return ops->task ? ops->task(ops->ctx, &t) : 0;
-	}
-	case PERF_RECORD_MMAP2: {
-		struct stream_mmap m = { .pid = e->mmap2.pid, .tid = e->mmap2.tid,
-					 .start = e->mmap2.start, .len = e->mmap2.len,
-					 .pgoff = e->mmap2.pgoff, .time = time, .misc = h->misc,
-					 .filename = e->mmap2.filename, .prot = e->mmap2.prot,
-					 .flags = e->mmap2.flags };
-
-		if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-			m.has_build_id = true;
-			m.build_id_size = e->mmap2.build_id_size > 20 ? 20 : e->mmap2.build_id_size;
-			memcpy(m.build_id, e->mmap2.build_id, m.build_id_size);
-		} else {
-			m.maj = e->mmap2.maj;
-			m.min = e->mmap2.min;
-			m.ino = e->mmap2.ino;
-			m.ino_generation = e->mmap2.ino_generation;
-		}
-		return ops->mmap ? ops->mmap(ops->ctx, &m) : 0;
-	}
-	case PERF_RECORD_MMAP: {
-		struct stream_mmap m = { .pid = e->mmap.pid, .tid = e->mmap.tid,
-					 .start = e->mmap.start, .len = e->mmap.len,
-					 .pgoff = e->mmap.pgoff, .time = time, .misc = h->misc,
-					 .filename = e->mmap.filename };
-
-		return ops->mmap ? ops->mmap(ops->ctx, &m) : 0;
-	}
-	case PERF_RECORD_LOST:
-		s->stats.nr_lost += e->lost.lost;
-		s->stats.nr_lost_records++;
-		return ops->lost ? ops->lost(ops->ctx, e->lost.id, e->lost.lost, time) : 0;
-	case PERF_RECORD_LOST_SAMPLES:
-		s->stats.nr_lost += e->lost_samples.lost;
-		s->stats.nr_lost_records++;
-		return ops->lost ? ops->lost(ops->ctx, 0, e->lost_samples.lost, time) : 0;
-	case PERF_RECORD_SWITCH:
-	case PERF_RECORD_SWITCH_CPU_WIDE: {
-		uint32_t pid, tid, cpu;
-		uint64_t t, id;
-		const struct stream_evsel *ev;
-		bool out = h->misc & PERF_RECORD_MISC_SWITCH_OUT;
-		bool wide = h->type == PERF_RECORD_SWITCH_CPU_WIDE;
-
-		memcpy(&id, (const uint8_t *)h + h->size - 8, 8);
-		ev = sampler__evsel(s, id);
-		if (!ev || sample_id__parse(&ev->attr, h, &pid, &tid, &t, &cpu, &id))
-			return 0;
-		return ops->switch_ ? ops->switch_(ops->ctx, pid, tid, cpu, out,
-						   wide ? e->context_switch.next_prev_pid : 0,
-						   wide ? e->context_switch.next_prev_tid : 0, t) : 0;
-	}
-	case PERF_RECORD_THROTTLE:
-	case PERF_RECORD_UNTHROTTLE:
-	case PERF_RECORD_KSYMBOL:
-	case PERF_RECORD_BPF_EVENT:
-	case PERF_RECORD_CGROUP:
-	case PERF_RECORD_TEXT_POKE:
-	case PERF_RECORD_NAMESPACES:
-		return 0;
-	default:
+	s->dec.ops = ops;
+	ret = stream_decode_other(&s->dec, h, trailer_attr(s, h));
+	if (ret == STREAM_DECODE_SHORT) {	/* the kernel's record: not seen, but not fatal */
 		s->stats.nr_unknown++;
-		return 0;
+		ret = 0;
 	}
+	return ret;
 }
 
-static int sampler__flush(struct sampler *s, bool all, const struct stream_ops *ops)
+static int sampler__flush(struct sampler *s, uint64_t limit, const struct stream_ops *ops)
 {
-	struct qrec *r;
 	int ret = 0;
 
+	s->ops = ops;
 	if (!s->begun) {
 		s->begun = true;
 		if (ops->begin && (ret = ops->begin(ops->ctx, &s->info)))
 			return ret;
 	}
-	while (s->nr_heap && (all || s->heap[0]->time <= s->flush_limit)) {
-		r = heap_pop(s);
-		ret = deliver(s, &r->h, r->time, ops);
-		free(r);
-		if (ret)
-			break;
-	}
-	return ret;
+	return stream_queue__flush(&s->q, limit);
 }
 
 int sampler__poll(struct sampler *s, int timeout_ms, const struct stream_ops *ops)
 {
-	uint64_t limit = s->max_time;
+	/* what the previous pass saw is complete up to its newest time */
+	uint64_t limit = s->q.max_time;
 	int ret;
 
 	if (timeout_ms)
@@ -636,9 +551,7 @@ int sampler__poll(struct sampler *s, int timeout_ms, const struct stream_ops *op
 	ret = sampler__read_all(s);
 	if (ret)
 		return ret;
-	/* what the previous pass saw is complete up to its newest time */
-	s->flush_limit = limit;
-	return sampler__flush(s, false, ops);
+	return sampler__flush(s, limit, ops);
 }
 
 int sampler__drain(struct sampler *s, const struct stream_ops *ops)
@@ -646,7 +559,7 @@ int sampler__drain(struct sampler *s, const struct stream_ops *ops)
 	int ret = sampler__read_all(s);
 
 	if (!ret)
-		ret = sampler__flush(s, true, ops);
+		ret = sampler__flush(s, ~0ULL, ops);
 	if (!s->ended) {
 		int e = 0;
 

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "schedlens/sampler.h"
@@ -106,6 +107,133 @@ int sample_parse(const struct perf_event_attr *attr, bool swap, const struct per
  * @h is too short to hold it. */
 int sample_trailer_parse(const struct perf_event_attr *attr, bool swap,
 			 const struct perf_event_header *h, struct sample_trailer *out);
+
+/* the sample_type bits of the sample_id trailer of a non-sample record */
+#define STREAM_TRAILER_BITS (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
+			     PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
+
+/*
+ * The one decoder of the kernel's non-sample records (decode.c), for the live sampler and the
+ * perf.data reader alike: the records' header in host order, their body in the source's.
+ */
+struct stream_decoder {
+	const struct stream_ops *ops;
+	struct stream_stats *stats;	/* nr_lost, nr_lost_records, nr_unknown counted here */
+	bool swap;			/* the body in the other byte order (a file's) */
+	char strbuf[4096];		/* an unterminated filename or comm, cut */
+};
+
+#define STREAM_DECODE_SHORT 1		/* too short for its type: the source says where */
+
+/* whether @type is a kernel record type (PERF_RECORD_*) this decoder knows */
+bool stream_record_known(uint32_t type);
+/* bytes of the sample_id trailer an event of @attr puts on its non-sample records */
+size_t stream_trailer_len(const struct perf_event_attr *attr);
+/*
+ * Record @h (not a SAMPLE) to its callback; @attr: the event its trailer belongs to, NULL when
+ * none is known. An unknown type is counted in stats->nr_unknown and skipped. 0, a callback's
+ * non-zero value, or STREAM_DECODE_SHORT.
+ */
+int stream_decode_other(struct stream_decoder *d, const struct perf_event_header *h,
+			const struct perf_event_attr *attr);
+
+/*
+ * A buffer of records. Chunks are kept in the order they were filled (stream_queue.chunks), and
+ * queued records point into them: a chunk goes back once it is filled and no queued record
+ * lies in it. No count per record: the records of a chunk have file offsets in [lo, hi) (a
+ * decompressed one, or one holding a record copied to align it, has its record's offset
+ * alone), and a run's records arrived in file order, so a run holds records of a chunk only
+ * when the offsets of its oldest and newest records straddle that range.
+ */
+struct stream_chunk {
+	uint64_t lo, hi;		/* hi: UINT64_MAX while it is being filled */
+	bool live;			/* still being filled */
+	size_t len;
+	struct stream_chunk **pool;		/* free list to go back to, else free() */
+	struct stream_chunk *next;		/* the next newer one, or in the pool */
+	char data[];
+};
+
+struct stream_qent {
+	uint64_t time;
+	const struct perf_event_header *rec;
+	void *evsel;			/* the source's event of a SAMPLE, found when queued */
+	uint64_t off;
+};
+
+struct stream_qhead;
+
+struct stream_run {
+	size_t start, end;		/* live entries v[start..end), sorted by time */
+};
+
+struct stream_queue {
+	struct stream_qent *v;		/* arrival order; dead space below the runs */
+	size_t nr, alloc, limit;
+	struct stream_run *runs;
+	size_t nr_runs, runs_alloc;
+	struct stream_qhead *heap;		/* merge: run heads by time (queue.c) */
+	size_t heap_alloc;
+	uint64_t last, max_time, next_flush;
+	struct stream_chunk *chunks, *chunks_last;	/* in use, oldest first */
+	int (*deliver)(void *ctx, const struct stream_qent *e);
+	void *ctx;
+};
+
+
+#define STREAM_QUEUE_DEFAULT_LIMIT (4u << 20)	/* records queued before the oldest half goes */
+
+/* The one ordered-events queue (queue.c): records delivered to @fn in time order */
+void stream_queue__init(struct stream_queue *q, int (*fn)(void *ctx, const struct stream_qent *e),
+			void *ctx);
+int stream_queue__push(struct stream_queue *q, const struct perf_event_header *h, uint64_t time,
+		       void *evsel, uint64_t off);
+/* store a record at the end of the queue, in run @last */
+static inline void stream_queue__append(struct stream_queue *q, struct stream_run *last,
+					const struct perf_event_header *h, uint64_t time,
+					void *evsel, uint64_t off)
+{
+	q->v[q->nr++] = (struct stream_qent){ time, h, evsel, off };
+	last->end++;
+	q->last = time;
+	if (time > q->max_time)
+		q->max_time = time;
+}
+
+/* stream_queue__push() when the record extends the last run and there is room: most of them */
+static inline int stream_queue__push_inl(struct stream_queue *q, const struct perf_event_header *h,
+					 uint64_t time, void *evsel, uint64_t off)
+{
+	struct stream_run *last = q->nr_runs ? &q->runs[q->nr_runs - 1] : NULL;
+
+	if (!last || last->end != q->nr || time < q->last || q->nr == q->alloc ||
+	    q->nr - q->runs[0].start >= (q->limit ?: STREAM_QUEUE_DEFAULT_LIMIT))
+		return stream_queue__push(q, h, time, evsel, off);
+	stream_queue__append(q, last, h, time, evsel, off);
+	return 0;
+}
+/* deliver every queued record not newer than @limit; 0 or a deliver's non-zero value */
+int stream_queue__flush(struct stream_queue *q, uint64_t limit);
+/* everything queued dropped, the chunks freed; @q can be used again */
+void stream_queue__exit(struct stream_queue *q);
+
+/* a chunk of @len bytes from malloc, live (being filled) */
+struct stream_chunk *stream_chunk__new(size_t len);
+/* @c, about to hold records from offset @lo on that may be queued, joins the chunks in use */
+void stream_queue__track(struct stream_queue *q, struct stream_chunk *c, uint64_t lo);
+/* @c is filled, its records below offset @hi: it goes back once none is queued */
+void stream_queue__done(struct stream_queue *q, struct stream_chunk *c, uint64_t hi);
+/* the filled chunks no queued record points into go back (all of them with @all) */
+void stream_queue__release(struct stream_queue *q, bool all);
+static inline void stream_chunk__free(struct stream_chunk *c)
+{
+	if (c->pool) {
+		c->next = *c->pool;
+		*c->pool = c;
+	} else {
+		free(c);
+	}
+}
 
 /* A tep_handle with the header page and the format of each tracepoint in @evsels, whose tp
  * fields are set. NULL with @err set. (sampler-tep.c) */

@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf.data reader: time ordering. Records queue in arrival order; they come as sorted runs
- * (one per CPU ring buffer in a round), so a flush merges the runs as it delivers (a k-way
+ * The one ordered-events queue, for the perf.data reader and the live sampler alike (perf's
+ * ordered_events). Records queue in arrival order; they come as sorted runs (one per CPU
+ * ring buffer in a round, or in one read pass of the live rings), so a flush merges the runs as it delivers (a k-way
  * merge over the run heads: O(n log runs), no copying) what is not newer than the limit; the
- * rest stays where it is until the dead space is worth a compaction. A FINISHED_ROUND
- * delivers what is older than the previous round's newest record (perf's ordered_events),
- * the end of the input delivers the rest. Past the queue limit the oldest half goes early,
+ * rest stays where it is until the dead space is worth a compaction. A file's FINISHED_ROUND
+ * delivers what is older than the previous round's newest record, a live poll what is older
+ * than the newest record of the pass before; the end of the input delivers the rest. Past the queue limit the oldest half goes early,
  * so memory stays bounded on files without rounds.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#include "perfdata-int.h"
-
+#include "stream-int.h"
 
 static int grow(void **p, size_t *alloc, size_t need, size_t elem)
 {
@@ -38,7 +38,7 @@ static int grow(void **p, size_t *alloc, size_t need, size_t elem)
  */
 #define HUGE_PAGE (2u << 20)
 
-static int grow_entries(struct pd_queue *q, size_t need)
+static int grow_entries(struct stream_queue *q, size_t need)
 {
 	size_t n = q->alloc ? q->alloc * 2 : 1024;
 	void *mem;
@@ -61,19 +61,19 @@ static int grow_entries(struct pd_queue *q, size_t need)
 }
 
 /* run heads in a min-heap on (head time, run index), the time cached: ties go to the older run */
-struct head {
+struct stream_qhead {
 	uint64_t time;
 	size_t run;
 };
 
-static inline bool head_before(const struct head *x, const struct head *y)
+static inline bool head_before(const struct stream_qhead *x, const struct stream_qhead *y)
 {
 	return x->time < y->time || (x->time == y->time && x->run < y->run);
 }
 
-static inline void heap_down(struct head *h, size_t n, size_t i)
+static inline void heap_down(struct stream_qhead *h, size_t n, size_t i)
 {
-	struct head e = h[i];
+	struct stream_qhead e = h[i];
 
 	for (;;) {
 		size_t c = 2 * i + 1;
@@ -91,7 +91,7 @@ static inline void heap_down(struct head *h, size_t n, size_t i)
 }
 
 /* drop empty runs; move the live entries down when most of the array is dead */
-static void compact(struct pd_queue *q)
+static void compact(struct stream_queue *q)
 {
 	size_t r, nr = 0, live = 0, out = 0;
 
@@ -120,23 +120,13 @@ static void compact(struct pd_queue *q)
 	q->nr = out;
 }
 
-static inline int deliver_one(struct perf_file *f, const struct pd_qent *q)
+/* whether a queued record lies in @c (see struct stream_chunk) */
+static bool chunk_pinned(const struct stream_queue *q, const struct stream_chunk *c)
 {
-	struct pd_evsel *e = q->evsel;
-
-	if (q->rec->type == PERF_RECORD_SAMPLE && pd_parse_common(f, e, q->rec))
-		return f->ops->sample ? f->ops->sample(f->ops->ctx, &e->cur) : 0;
-	return pd_deliver(f, q->rec, e, q->off);
-}
-
-/* whether a queued record lies in @c (see struct pd_chunk) */
-static bool chunk_pinned(const struct perf_file *f, const struct pd_chunk *c)
-{
-	const struct pd_queue *q = &f->q;
 	size_t r;
 
 	for (r = 0; r < q->nr_runs; r++) {
-		const struct pd_run *run = &q->runs[r];
+		const struct stream_run *run = &q->runs[r];
 
 		if (run->start < run->end && q->v[run->start].off < c->hi &&
 		    q->v[run->end - 1].off >= c->lo)
@@ -145,53 +135,83 @@ static bool chunk_pinned(const struct perf_file *f, const struct pd_chunk *c)
 	return false;
 }
 
-void pd_chunks_release(struct perf_file *f, bool all)
+void stream_queue__release(struct stream_queue *q, bool all)
 {
-	struct pd_chunk **pp = &f->chunks, *c;
+	struct stream_chunk **pp = &q->chunks, *c;
 
-	f->chunks_last = NULL;
+	q->chunks_last = NULL;
 	while ((c = *pp)) {
-		if (!all && (c->live || chunk_pinned(f, c))) {
-			f->chunks_last = c;
+		if (!all && (c->live || chunk_pinned(q, c))) {
+			q->chunks_last = c;
 			pp = &c->next;
 			continue;
 		}
 		*pp = c->next;
-		pd_chunk_free(c);
+		stream_chunk__free(c);
 	}
 }
 
-/* deliver the oldest entries, those not newer than limit, at most max of them */
-static int deliver(struct perf_file *f, uint64_t limit, size_t max)
+struct stream_chunk *stream_chunk__new(size_t len)
 {
-	struct pd_queue *q = &f->q;
+	struct stream_chunk *c = malloc(sizeof(*c) + len);
+
+	if (c) {
+		c->live = true;
+		c->len = len;
+		c->pool = NULL;
+	}
+	return c;
+}
+
+void stream_queue__track(struct stream_queue *q, struct stream_chunk *c, uint64_t lo)
+{
+	c->lo = lo;
+	c->hi = UINT64_MAX;
+	c->next = NULL;
+	if (q->chunks_last)
+		q->chunks_last->next = c;
+	else
+		q->chunks = c;
+	q->chunks_last = c;
+}
+
+void stream_queue__done(struct stream_queue *q, struct stream_chunk *c, uint64_t hi)
+{
+	c->hi = hi;
+	c->live = false;
+	stream_queue__release(q, false);
+}
+
+/* deliver the oldest entries, those not newer than limit, at most max of them */
+static int deliver(struct stream_queue *q, uint64_t limit, size_t max)
+{
 	size_t k = q->nr_runs, n = k, r, done = 0;
-	struct head *h;
+	struct stream_qhead *h;
 	int ret = 0;
 
 	if (k == 1) {	/* one sorted run: no merge */
-		struct pd_run *run = &q->runs[0];
+		struct stream_run *run = &q->runs[0];
 
 		while (run->start < run->end && done < max && q->v[run->start].time <= limit) {
-			ret = deliver_one(f, &q->v[run->start++]);
+			ret = q->deliver(q->ctx, &q->v[run->start++]);
 			done++;
 			if (ret)
 				break;
 		}
 		compact(q);
-		pd_chunks_release(f, false);
+		stream_queue__release(q, false);
 		return ret;
 	}
 	if (grow((void **)&q->heap, &q->heap_alloc, k, sizeof(*q->heap)))
 		return -ENOMEM;
 	h = q->heap;
 	for (r = 0; r < k; r++)
-		h[r] = (struct head){ q->v[q->runs[r].start].time, r };
+		h[r] = (struct stream_qhead){ q->v[q->runs[r].start].time, r };
 	for (r = n / 2; r-- > 0;)
 		heap_down(h, n, r);
 	while (n && done < max && !ret) {
-		struct pd_run *run = &q->runs[h[0].run];
-		struct head next = { ~0ULL, SIZE_MAX };	/* the smaller child: what to beat */
+		struct stream_run *run = &q->runs[h[0].run];
+		struct stream_qhead next = { ~0ULL, SIZE_MAX };	/* the smaller child: what to beat */
 
 		if (n > 1)
 			next = h[1];
@@ -201,7 +221,7 @@ static int deliver(struct perf_file *f, uint64_t limit, size_t max)
 		do {
 			if (h[0].time > limit)
 				goto out;
-			ret = deliver_one(f, &q->v[run->start]);
+			ret = q->deliver(q->ctx, &q->v[run->start]);
 			done++;
 			if (++run->start == run->end) {
 				h[0] = h[--n];
@@ -214,25 +234,32 @@ static int deliver(struct perf_file *f, uint64_t limit, size_t max)
 	}
 out:
 	compact(q);
-	pd_chunks_release(f, false);
+	stream_queue__release(q, false);
 	return ret;
 }
 
-int pd_queue_flush(struct perf_file *f, uint64_t limit)
+void stream_queue__init(struct stream_queue *q, int (*fn)(void *ctx, const struct stream_qent *e),
+			void *ctx)
 {
-	return f->q.nr_runs ? deliver(f, limit, SIZE_MAX) : 0;
+	memset(q, 0, sizeof(*q));
+	q->deliver = fn;
+	q->ctx = ctx;
 }
 
-int pd_queue_push(struct perf_file *f, const struct perf_event_header *h, uint64_t time,
-		  struct pd_evsel *e, uint64_t off)
+int stream_queue__flush(struct stream_queue *q, uint64_t limit)
 {
-	struct pd_queue *q = &f->q;
-	size_t limit = q->limit ?: PD_QUEUE_DEFAULT_LIMIT;
-	struct pd_run *last;
+	return q->nr_runs ? deliver(q, limit, SIZE_MAX) : 0;
+}
+
+int stream_queue__push(struct stream_queue *q, const struct perf_event_header *h, uint64_t time,
+		       void *evsel, uint64_t off)
+{
+	size_t limit = q->limit ?: STREAM_QUEUE_DEFAULT_LIMIT;
+	struct stream_run *last;
 	int ret;
 
 	if (q->nr - (q->nr_runs ? q->runs[0].start : q->nr) >= limit) {
-		ret = deliver(f, ~0ULL, limit / 2);
+		ret = deliver(q, ~0ULL, limit / 2);
 		if (ret)
 			return ret;
 	}
@@ -246,15 +273,15 @@ int pd_queue_push(struct perf_file *f, const struct perf_event_header *h, uint64
 		last = &q->runs[q->nr_runs++];
 		last->start = last->end = q->nr;
 	}
-	pd_queue_append(q, last, h, time, e, off);
+	stream_queue__append(q, last, h, time, evsel, off);
 	return 0;
 }
 
-void pd_queue_free(struct perf_file *f)
+void stream_queue__exit(struct stream_queue *q)
 {
-	pd_chunks_release(f, true);
-	free(f->q.v);
-	free(f->q.heap);
-	free(f->q.runs);
-	memset(&f->q, 0, sizeof(f->q));
+	stream_queue__release(q, true);
+	free(q->v);
+	free(q->heap);
+	free(q->runs);
+	stream_queue__init(q, q->deliver, q->ctx);
 }
