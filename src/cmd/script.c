@@ -6,7 +6,6 @@
  * (script-fields.c), and with --all the other records too.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include <event-parse.h>
 #include <trace-seq.h>
 
+#include "cmd-options.h"
 #include "schedlens/commands.h"
 #include "schedlens/datasrc.h"
 #include "schedlens/kallsyms.h"
@@ -32,6 +32,7 @@ struct script_opts {
 	const char *input;
 	const char *kallsyms, *symfs, *vmlinux;
 	bool all;
+	bool inline_frames;		/* --inline: inlined functions in every callchain entry */
 	struct script_fields fields;	/* perf's defaults and the -F given */
 };
 
@@ -52,6 +53,7 @@ struct script {
 	struct symbols *syms;		/* the sym field: report's symbols, the same input rules */
 	struct tmap kallsyms_map;	/* the kernel's, as far as its kallsyms goes */
 	struct unwinder *uw;		/* --call-graph dwarf recordings */
+	struct errbuf *err;		/* why the file cannot be read */
 	uint64_t gen;			/* bumped when an address space may change */
 	int name_width;
 	int data_src_width;		/* perf pads data_src to the widest printed so far */
@@ -81,8 +83,9 @@ static int symbols_begin(struct script *s, const struct stream_info *info)
 	char cbuf[4096];
 
 	cfg.cache_dir = symbols__cache_dir(cbuf, sizeof(cbuf));
-	s->syms = symbols__new_input(&cfg, s->o->input, info, h->build_ids, h->nr_build_ids, NULL);
-	return s->syms ? 0 : -ENOMEM;
+	s->syms = symbols__new_input(&cfg, s->o->input, info, h->build_ids, h->nr_build_ids,
+				     s->err);
+	return s->syms ? 0 : -EINVAL;
 }
 
 static int sc_begin(void *ctx, const struct stream_info *info)
@@ -339,7 +342,7 @@ static void print_callchain(struct script *s, const struct stream_sample *x)
 				mode = PERF_RECORD_MISC_USER;
 			continue;
 		}
-		print_addr(s, x, ip, misc | mode, true, false);
+		print_addr(s, x, ip, misc | mode, true, s->o->inline_frames);
 		putchar('\n');
 	}
 	/* the user part of a --call-graph dwarf sample: unwound from its registers and stack */
@@ -560,6 +563,7 @@ static int run_script(const struct script_opts *o)
 	if (ret)
 		goto out_delete;
 	trace_seq_init(&s.ts);
+	s.err = &err;
 	ret = perf_file__run(s.file, &ops, &err);
 	trace_seq_destroy(&s.ts);
 	perf_file__delete(s.file);
@@ -584,78 +588,47 @@ out_delete:
 	return ret ? 1 : 0;
 }
 
-static void usage(FILE *fp)
+static const char *const script_usage[] = {
+	"usage: schedlens script [-i FILE] [-F FIELDS] [--all] [--kallsyms FILE]",
+	"                        [--symfs DIR] [--vmlinux FILE]",
+	NULL
+};
+
+/* -F FIELDS: perf script's field list, applied to the ones before */
+static int opt_fields(const struct option *opt, const char *arg, struct errbuf *err)
 {
-	fprintf(fp, "usage: schedlens script [-i FILE] [-F FIELDS] [--all] [--kallsyms FILE]\n"
-		    "                        [--symfs DIR] [--vmlinux FILE]\n"
-		    "  -i, --input FILE    perf.data file, '-' for stdin (default perf.data)\n"
-		    "  -F, --fields LIST   fields as perf script's: comm, tid, pid, time, cpu,\n"
-		    "                      event, trace, ip, sym, symoff, dso, addr, period,\n"
-		    "                      data_src, weight, callindent; +f adds, -f removes,\n"
-		    "                      TYPE:LIST (hw, sw, trace, raw, break) sets one type's\n"
-		    "  -a, --all           also the records other than samples\n"
-		    "      --kallsyms FILE the recording kernel's kallsyms, for kernel symbols\n"
-		    "                      and addresses in tracepoint fields (default:\n"
-		    "                      FILE.kallsyms, else /proc/kallsyms when the file\n"
-		    "                      was recorded this boot)\n"
-		    "      --symfs DIR     look for DSOs and debug files under DIR\n"
-		    "      --vmlinux FILE  kernel symbols from a vmlinux\n");
+	return script_fields__parse(opt->data, arg, err);
 }
 
 int cmd_script(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "fields", required_argument, NULL, 'F' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "kallsyms", required_argument, NULL, 'K' },
-		{ "symfs", required_argument, NULL, 'S' },
-		{ "vmlinux", required_argument, NULL, 'k' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct script_opts o = { .input = "perf.data" };
-	struct errbuf err = { "" };
-	int c;
+	const struct option opts[] = {
+		OPT_STRING('i', "input", &o.input, "FILE",
+			   "perf.data file, '-' for stdin (default perf.data)"),
+		OPT_CALLBACK('F', "fields", &o.fields, opt_fields, "LIST",
+			     "fields as perf script's: comm, tid, pid, time, cpu,\n"
+			     "event, trace, ip, sym, symoff, dso, addr, period,\n"
+			     "data_src, weight, callindent; +f adds, -f removes,\n"
+			     "TYPE:LIST (hw, sw, trace, raw, break) sets one type's"),
+		OPT_FLAG('a', "all", &o.all, "also the records other than samples"),
+		OPT_STRING(0, "kallsyms", &o.kallsyms, "FILE",
+			   "the recording kernel's kallsyms, for kernel symbols\n"
+			   "and addresses in tracepoint fields (default:\n"
+			   "FILE.kallsyms, else /proc/kallsyms when the file\n"
+			   "was recorded this boot)"),
+		OPT_STRING(0, "symfs", &o.symfs, "DIR", "look for DSOs and debug files under DIR"),
+		OPT_STRING(0, "vmlinux", &o.vmlinux, "FILE", "kernel symbols from a vmlinux"),
+		OPT_END(),
+	};
+	const struct cmd_options cmd = { "schedlens script", script_usage, opts, 0 };
+	int n, code;
 
 	script_fields__init(&o.fields);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:F:ah", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			o.input = optarg;
-			break;
-		case 'F':
-			if (script_fields__parse(&o.fields, optarg, &err)) {
-				fprintf(stderr, "schedlens script: -F '%s': %s\n", optarg,
-					err.msg[0] ? err.msg : strerror(ENOMEM));
-				return 2;
-			}
-			break;
-		case 'a':
-			o.all = true;
-			break;
-		case 'K':
-			o.kallsyms = optarg;
-			break;
-		case 'S':
-			o.symfs = optarg;
-			break;
-		case 'k':
-			o.vmlinux = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "schedlens script: unexpected argument '%s'\n", argv[optind]);
-		usage(stderr);
-		return 2;
-	}
+	n = cmd_options__parse(&cmd, argc, argv, &code);
+	if (n < 0)
+		return code;
+	if (n)
+		return cmd_options__error(&cmd, "unexpected argument '%s'", argv[1]);
 	return run_script(&o);
 }
