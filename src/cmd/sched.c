@@ -4,7 +4,6 @@
  * from scheduler tracepoints, live (system-wide around a command) or from a perf.data file.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
+#include "cmd-options.h"
 #include "schedlens/commands.h"
 #include "schedlens/results.h"
 #include "schedlens/sampler.h"
@@ -46,37 +46,16 @@ struct sched_opts {
 
 static volatile sig_atomic_t sched_stop;
 
-static void sched_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: schedlens sched [OPTIONS] -- COMMAND [ARGS...]\n"
-		"       schedlens sched [OPTIONS] --bench NAME [WORKLOAD OPTIONS...]\n"
-		"       schedlens sched [OPTIONS] -i perf.data\n\n"
-		"Wakeup latency and paths, IPIs, migrations, wakee flips and run time from the\n"
-		"scheduler tracepoints, recorded system-wide while COMMAND runs, or read from a file\n"
-		"recorded with `perf sched record` or `perf record -e sched:...`.\n\n"
-		"  -i, --input FILE      read a perf.data file\n"
-		"      --bench NAME      run a built-in workload in-process (see 'schedlens bench\n"
-		"                        --list'); records only its measured phase\n"
-		"  -a, --all             report every task (default with COMMAND: its tasks only)\n"
-		"  -C, --cpus LIST       record on these CPUs only (default: all online)\n"
-		"  -m, --mmap-pages N    ring buffer pages per CPU, a power of two (default 1024)\n"
-		"      --json            a results document (JSON) on stdout instead of tables\n"
-		"      --name NAME       the document's entry id (default: what was analysed:\n"
-		"                        the workload, or with -i the command the file recorded,\n"
-		"                        so that two kernels' recordings compare)\n"
-		"      --kallsyms FILE   symbols for IPI call sites (default /proc/kallsyms)\n"
-		"      --no-cache        look IPI call sites up anew, not in the persistent cache\n"
-		"                        (see schedlens report)\n"
-		"      --top N           rows per per-task table (default 20, 0: all)\n"
-		"      --topology        print the CPU topology first (like numactl --hardware);\n"
-		"                        with -i, the recording machine's, from the file\n"
-		"      --phase           COMMAND marks its measured phase (SCHEDLENS_CONTROL):\n"
-		"                        record only between its enable and disable (implied\n"
-		"                        for `schedlens bench ...` and --bench)\n"
-		"      --tracefs DIR     where tracefs is mounted (default /sys/kernel/tracing)\n"
-		"  -h, --help            this text\n");
-}
+static const char *const sched_usage[] = {
+	"usage: schedlens sched [OPTIONS] -- COMMAND [ARGS...]",
+	"       schedlens sched [OPTIONS] --bench NAME [WORKLOAD OPTIONS...]",
+	"       schedlens sched [OPTIONS] -i perf.data",
+	"",
+	"Wakeup latency and paths, IPIs, migrations, wakee flips and run time from the",
+	"scheduler tracepoints, recorded system-wide while COMMAND runs, or read from a file",
+	"recorded with `perf sched record` or `perf record -e sched:...`.",
+	NULL
+};
 
 static void on_sigint(int sig)
 {
@@ -430,92 +409,62 @@ out:
 	return ret;
 }
 
+/* -m N: a power of two */
+static int opt_mmap_pages(const struct option *opt, const char *arg, struct errbuf *err)
+{
+	long *pages = opt->data;
+
+	if (parse_long(arg, 1, 1 << 20, pages) || (*pages & (*pages - 1)))
+		return err__set(err, -EINVAL, "not a power of two from 1 to %d", 1 << 20);
+	return 0;
+}
+
 int cmd_sched(int argc, char **argv)
 {
-	enum { OPT_JSON = 256, OPT_KALLSYMS, OPT_TOP, OPT_TOPOLOGY, OPT_PHASE, OPT_TRACEFS,
-	       OPT_BENCH, OPT_NO_CACHE, OPT_NAME };
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "cpus", required_argument, NULL, 'C' },
-		{ "mmap-pages", required_argument, NULL, 'm' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "name", required_argument, NULL, OPT_NAME },
-		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
-		{ "top", required_argument, NULL, OPT_TOP },
-		{ "topology", no_argument, NULL, OPT_TOPOLOGY },
-		{ "phase", no_argument, NULL, OPT_PHASE },
-		{ "tracefs", required_argument, NULL, OPT_TRACEFS },
-		{ "bench", required_argument, NULL, OPT_BENCH },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct sched_opts o = { .top = 20, .mmap_pages = 1024 };
 	struct errbuf err = { "" };
 	const char *bench = NULL;
-	int c, code;
+	const struct option opts[] = {
+		OPT_STRING('i', "input", &o.input, "FILE", "read a perf.data file"),
+		OPT_STRING_STOP(0, "bench", &bench, "NAME",
+				"run a built-in workload in-process (see 'schedlens bench\n"
+				"--list'); records only its measured phase"),
+		OPT_FLAG('a', "all", &o.all,
+			 "report every task (default with COMMAND: its tasks only)"),
+		OPT_STRING('C', "cpus", &o.cpus, "LIST",
+			   "record on these CPUs only (default: all online)"),
+		OPT_CALLBACK('m', "mmap-pages", &o.mmap_pages, opt_mmap_pages, "N",
+			     "ring buffer pages per CPU, a power of two (default 1024)"),
+		OPT_FLAG(0, "json", &o.json, "a results document (JSON) on stdout instead of tables"),
+		OPT_STRING(0, "name", &o.name, "NAME",
+			   "the document's entry id (default: what was analysed:\n"
+			   "the workload, or with -i the command the file recorded,\n"
+			   "so that two kernels' recordings compare)"),
+		OPT_STRING(0, "kallsyms", &o.kallsyms, "FILE",
+			   "symbols for IPI call sites (default /proc/kallsyms)"),
+		OPT_FLAG(0, "no-cache", &o.no_cache,
+			 "look IPI call sites up anew, not in the persistent cache\n"
+			 "(see schedlens report)"),
+		OPT_INT(0, "top", &o.top, 0, 1000000, "N",
+			"rows per per-task table (default 20, 0: all)"),
+		OPT_FLAG(0, "topology", &o.topology,
+			 "print the CPU topology first (like numactl --hardware);\n"
+			 "with -i, the recording machine's, from the file"),
+		OPT_FLAG(0, "phase", &o.phase,
+			 "COMMAND marks its measured phase (SCHEDLENS_CONTROL):\n"
+			 "record only between its enable and disable (implied\n"
+			 "for `schedlens bench ...` and --bench)"),
+		OPT_STRING(0, "tracefs", &o.tracefs, "DIR",
+			   "where tracefs is mounted (default /sys/kernel/tracing)"),
+		OPT_END(),
+	};
+	const struct cmd_options cmd = { "schedlens sched", sched_usage, opts,
+					 OPTIONS_STOP_AT_NON_OPTION };
+	int n, code;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+i:aC:m:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			o.input = optarg;
-			break;
-		case 'a':
-			o.all = true;
-			break;
-		case 'C':
-			o.cpus = optarg;
-			break;
-		case 'm':
-			if (parse_long(optarg, 1, 1 << 20, &o.mmap_pages) ||
-			    (o.mmap_pages & (o.mmap_pages - 1))) {
-				fprintf(stderr, "schedlens sched: '%s' is not a power of two\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case OPT_JSON:
-			o.json = true;
-			break;
-		case OPT_NAME:
-			o.name = optarg;
-			break;
-		case OPT_KALLSYMS:
-			o.kallsyms = optarg;
-			break;
-		case OPT_NO_CACHE:
-			o.no_cache = true;
-			break;
-		case OPT_TOP:
-			if (parse_long(optarg, 0, 1000000, &o.top)) {
-				fprintf(stderr, "schedlens sched: '%s' is not a row count\n", optarg);
-				return 2;
-			}
-			break;
-		case OPT_TOPOLOGY:
-			o.topology = true;
-			break;
-		case OPT_PHASE:
-			o.phase = true;
-			break;
-		case OPT_TRACEFS:
-			o.tracefs = optarg;
-			break;
-		case OPT_BENCH:
-			/* everything after the workload's name is the workload's */
-			bench = optarg;
-			goto parsed;
-		case 'h':
-			sched_usage(stdout);
-			return 0;
-		default:
-			sched_usage(stderr);
-			return 2;
-		}
-	}
-parsed:
+	n = cmd_options__parse(&cmd, argc, argv, &code);
+	if (n < 0)
+		return code;
 	if (bench) {
 		o.wl = workload__find(bench);
 		if (!o.wl) {
@@ -524,19 +473,17 @@ parsed:
 			return 2;
 		}
 		/* the workload's own options follow; its argv[0] is its name */
-		argv[optind - 1] = (char *)bench;
-		if (o.wl->parse(argc - optind + 1, argv + optind - 1, &o.wl_cfg, &err)) {
+		argv[0] = (char *)bench;
+		if (o.wl->parse(n + 1, argv, &o.wl_cfg, &err)) {
 			fprintf(stderr, "schedlens sched: %s (see 'schedlens bench %s --help')\n",
 				err.msg, bench);
 			return 2;
 		}
-	} else if (optind < argc) {
-		o.argv = argv + optind;
+	} else if (n) {
+		o.argv = argv + 1;
 	}
 	if (!!o.input + !!o.argv + !!o.wl != 1) {
-		fprintf(stderr, "schedlens sched: give one of -i FILE, --bench NAME or -- COMMAND\n");
-		sched_usage(stderr);
-		code = 2;
+		code = cmd_options__error(&cmd, "give one of -i FILE, --bench NAME or -- COMMAND");
 		goto out;
 	}
 	if (o.input && (o.cpus || o.phase)) {
