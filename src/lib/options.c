@@ -305,11 +305,31 @@ static int parse_long_opt(struct parse *p, const char *a)
 	return apply(p, &m, name, arg);
 }
 
-/* -abc, -F99, -F 99: as apply(), or -ENOENT when the first letter is unknown */
+/* whether every letter of the bundle @a, up to one that takes the rest as its value, is known */
+static bool known_bundle(const struct parse *p, const char *a)
+{
+	const struct option *o;
+
+	for (a++; *a; a++) {
+		o = find_short(p, (unsigned char)*a);
+		if (!o)
+			return false;
+		if (takes_value(o))
+			break;
+	}
+	return true;
+}
+
+/*
+ * -abc, -F99, -F 99: as apply(), or -ENOENT when the first letter is unknown (with
+ * OPTIONS_KEEP_UNKNOWN: any letter, so that a bundle is the table's or not at all)
+ */
 static int parse_short_opts(struct parse *p, const char *a)
 {
 	const char *c;
 
+	if ((p->flags & OPTIONS_KEEP_UNKNOWN) && !known_bundle(p, a))
+		return -ENOENT;
 	for (c = a + 1; *c; c++) {
 		struct match m = { find_short(p, (unsigned char)*c), false };
 		char name[3] = { '-', *c, '\0' };

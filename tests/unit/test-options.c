@@ -195,12 +195,14 @@ START_TEST(test_arguments)
 	ck_assert_str_eq(left[3], "--");
 	/* unknown options kept as arguments, names whole */
 	ck_assert_int_eq(PARSE(&c, OPTIONS_KEEP_UNKNOWN | OPTIONS_EXACT, &err,
-			       "pipe -n 5 --loops=3 -r 2 --rep 1", &left), 6);
+			       "pipe -n 5 --loops=3 -r 2 --rep 1 -an -ar9", &left), 7);
 	ck_assert_str_eq(left[1], "pipe");
 	ck_assert_str_eq(left[2], "-n");
 	ck_assert_str_eq(left[4], "--loops=3");
 	ck_assert_str_eq(left[5], "--rep");
-	ck_assert_int_eq((int)c.repeat, 2);
+	ck_assert_str_eq(left[7], "-an");
+	ck_assert_int_eq((int)c.repeat, 9);
+	ck_assert(c.all);
 	/* help */
 	ck_assert_int_eq(PARSE(&c, 0, &err, "-a -h", &left), OPTIONS_HELP);
 	ck_assert_int_eq(PARSE(&c, 0, &err, "--help", &left), OPTIONS_HELP);
