@@ -5,7 +5,6 @@
  * run in flight covers the part that ran, the document holds the complete runs, exit 130.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd-options.h"
 #include "schedlens/commands.h"
 #include "schedlens/phase.h"
 #include "schedlens/results.h"
@@ -31,16 +31,12 @@ struct bench_opts {
 
 static struct bench_opts bench_opts;
 
-static void bench_usage(FILE *f)
-{
-	fprintf(f, "usage: schedlens bench NAME [workload options] [-r N] [--json] [-o FILE]\n"
-		   "       schedlens bench --list\n"
-		   "       schedlens bench NAME --help\n\n"
-		   "  -r, --repeat N   run N times (default 1)\n"
-		   "      --json       write a results document (kind \"bench\") to stdout\n"
-		   "  -o, --output F   write the results document to F instead\n"
-		   "      --list       list the workloads\n");
-}
+static const char *const bench_usage[] = {
+	"usage: schedlens bench NAME [workload options] [-r N] [--json] [-o FILE]",
+	"       schedlens bench --list",
+	"       schedlens bench NAME --help",
+	NULL
+};
 
 static void bench_list(void)
 {
@@ -48,66 +44,6 @@ static void bench_list(void)
 
 	for (i = 0; workloads[i]; i++)
 		printf("  %-20s %s\n", workloads[i]->name, workloads[i]->summary);
-}
-
-/* Is @a one of bench's own options? Sets *@takes_value when the value is the next argument. */
-static bool bench_own_option(const char *a, bool *takes_value)
-{
-	static const char *const with_value[] = { "-r", "--repeat", "-o", "--output" };
-	static const char *const flags[] = { "--json", "--list", "-h", "--help" };
-	size_t i;
-
-	*takes_value = false;
-	for (i = 0; i < ARRAY_SIZE(with_value); i++) {
-		if (!strcmp(a, with_value[i])) {
-			*takes_value = true;
-			return true;
-		}
-	}
-	for (i = 0; i < ARRAY_SIZE(flags); i++)
-		if (!strcmp(a, flags[i]))
-			return true;
-	return !strncmp(a, "--repeat=", 9) || !strncmp(a, "--output=", 9) ||
-	       (a[0] == '-' && (a[1] == 'r' || a[1] == 'o') && a[2]);
-}
-
-static int bench_parse_own(int argc, char **argv, struct bench_opts *o, bool *help)
-{
-	static const struct option opts[] = {
-		{ "repeat", required_argument, NULL, 'r' }, { "output", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'j' },	    { "list", no_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },	    { NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	optind = 0;
-	opterr = 1;
-	while ((c = getopt_long(argc, argv, "r:o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			if (parse_long(optarg, 1, BENCH_MAX_REPEAT, &o->repeat)) {
-				fprintf(stderr, "bench: invalid --repeat '%s': expected 1 to %d\n",
-					optarg, BENCH_MAX_REPEAT);
-				return -EINVAL;
-			}
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'L':
-			o->list = true;
-			break;
-		case 'h':
-			*help = true;
-			break;
-		default:
-			return -EINVAL;
-		}
-	}
-	return 0;
 }
 
 /* id "NAME k=v k=v" from the parameters, so that compare aligns equal set-ups */
@@ -311,81 +247,67 @@ out_free:
 
 int cmd_bench(int argc, char **argv)
 {
-	char **own = calloc((size_t)argc + 1, sizeof(*own)), **wl = calloc((size_t)argc + 1, sizeof(*wl));
 	struct bench_opts *o = &bench_opts;
 	struct errbuf err = { "" };
-	int nown = 1, nwl = 0, i, ret = 2;
-	bool help = false, value, rest = false;
-	const char *name = NULL;
+	const char *repeat = NULL, *name;
+	bool help = false;
+	const struct option opts[] = {
+		OPT_STRING('r', "repeat", &repeat, "N", "run N times (default 1)"),
+		OPT_FLAG(0, "json", &o->json, "write a results document (kind \"bench\") to stdout"),
+		OPT_STRING('o', "output", &o->output, "F", "write the results document to F instead"),
+		OPT_FLAG(0, "list", &o->list, "list the workloads"),
+		OPT_FLAG('h', "help", &help, "this text; after NAME, the workload's options"),
+		OPT_END(),
+	};
+	/* bench's own options anywhere before "--", by their whole names: the rest the workload's */
+	const struct cmd_options cmd = { "bench", bench_usage, opts,
+					 OPTIONS_KEEP_UNKNOWN | OPTIONS_EXACT };
+	int n, i, ret = 2;
 
-	if (!own || !wl) {
-		fprintf(stderr, "bench: out of memory\n");
-		ret = 1;
-		goto out_free;
-	}
 	o->repeat = 1;
-	own[0] = argv[0];
-	for (i = 1; i < argc; i++) {
-		if (!rest && !strcmp(argv[i], "--") && name) {
-			rest = true;
-		} else if (!rest && bench_own_option(argv[i], &value)) {
-			own[nown++] = argv[i];
-			if (value && i + 1 < argc)
-				own[nown++] = argv[++i];
-		} else if (!name && argv[i][0] != '-') {
-			name = argv[i];
-			wl[nwl++] = argv[i];
-		} else if (!name) {
-			fprintf(stderr, "bench: unknown option '%s' (workload options go after NAME)\n",
-				argv[i]);
-			goto out_usage;
-		} else {
-			wl[nwl++] = argv[i];
-		}
-	}
-	if (bench_parse_own(nown, own, o, &help))
-		goto out_usage;
+	n = cmd_options__parse(&cmd, argc, argv, &ret);
+	if (n < 0)
+		return ret;
+	name = n ? argv[1] : NULL;
+	if (name && name[0] == '-')
+		return cmd_options__error(&cmd, "unknown option '%s' (workload options go after NAME)",
+					  name);
+	if (repeat && parse_long(repeat, 1, BENCH_MAX_REPEAT, &o->repeat))
+		return cmd_options__error(&cmd, "invalid --repeat '%s': expected 1 to %d", repeat,
+					  BENCH_MAX_REPEAT);
 	if (o->list || (!name && help)) {
 		if (o->list)
 			bench_list();
 		else
-			bench_usage(stdout);
-		ret = fflush(stdout) ? 1 : 0;
-		goto out_free;
+			options__usage(stdout, bench_usage, opts);
+		return fflush(stdout) ? 1 : 0;
 	}
 	if (!name) {
 		fprintf(stderr, "bench: which workload? one of:\n");
 		for (i = 0; workloads[i]; i++)
 			fprintf(stderr, "  %s\n", workloads[i]->name);
-		goto out_usage;
+		options__usage(stderr, bench_usage, opts);
+		return 2;
 	}
 	o->w = workload__find(name);
 	if (!o->w) {
 		fprintf(stderr, "bench: '%s' is not a workload; see 'schedlens bench --list'\n", name);
-		goto out_free;
+		return 2;
 	}
 	if (help) {
 		fputs(o->w->usage, stdout);
-		ret = fflush(stdout) ? 1 : 0;
-		goto out_free;
+		return fflush(stdout) ? 1 : 0;
 	}
 	if (o->json && !o->output)
 		o->output = "-";
-	if (o->w->parse(nwl, wl, &o->cfg, &err)) {
+	if (o->w->parse(n, argv + 1, &o->cfg, &err)) {
 		fprintf(stderr, "bench: %s\n", err.msg);
 		fputs(o->w->usage, stderr);
-		goto out_free;
+		return 2;
 	}
 	/* an unusable -o fails now, not after the whole run */
 	if (!o->output || !strcmp(o->output, "-") || !bench_check_output(o->output))
 		ret = run_bench(o);
 	o->w->free(o->cfg);
-	goto out_free;
-
-out_usage:
-	bench_usage(stderr);
-out_free:
-	free(own);
-	free(wl);
 	return ret;
 }
