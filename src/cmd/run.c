@@ -7,13 +7,13 @@
  * in flight, and --resume continues where the file stops.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd-options.h"
 #include "schedlens/commands.h"
 #include "schedlens/counters.h"
 #include "schedlens/events.h"
@@ -50,19 +50,12 @@ static void on_signal(int sig)
 	run_stop = sig;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: schedlens run --suite NAME -o FILE [-n ITER] [--resume]\n\n"
-		"Run a suite (data/suites/NAME.json, or a path) into a results document.\n\n"
-		"  -s, --suite NAME    prefetch, wakelist, wakee-flips, idle-cpumask, quick, or a file\n"
-		"  -o, --output FILE   the results document, rewritten after every iteration\n"
-		"  -n, --iterations N  iterations per entry (default: the suite's)\n"
-		"      --resume        continue an interrupted FILE\n"
-		"  -q, --quiet         no progress lines\n"
-		"  -h, --help\n\n"
-		"Ctrl-C stops after discarding the iteration in flight; --resume continues.\n");
-}
+static const char *const run_usage[] = {
+	"usage: schedlens run --suite NAME -o FILE [-n ITER] [--resume]",
+	"",
+	"Run a suite (data/suites/NAME.json, or a path) into a results document.",
+	NULL
+};
 
 /* Parse the entry's events once; unknown names are dropped with a note. */
 static int entry_events(struct run_state *st, const struct suite_entry *e, struct event_desc **evs,
@@ -468,55 +461,29 @@ out_free:
 
 int cmd_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "suite", required_argument, NULL, 's' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "iterations", required_argument, NULL, 'n' },
-		{ "resume", no_argument, NULL, 'r' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct run_opts *o = &run_opts;
-	int c;
+	const struct option opts[] = {
+		OPT_STRING('s', "suite", &o->suite, "NAME",
+			   "prefetch, wakelist, wakee-flips, idle-cpumask, quick, or a file"),
+		OPT_STRING('o', "output", &o->out, "FILE",
+			   "the results document, rewritten after every iteration"),
+		OPT_INT('n', "iterations", &o->iterations, 1, 100000, "N",
+			"iterations per entry (default: the suite's)"),
+		OPT_FLAG(0, "resume", &o->resume, "continue an interrupted FILE"),
+		OPT_FLAG('q', "quiet", &o->quiet, "no progress lines"),
+		OPT_TEXT(""),
+		OPT_TEXT("Ctrl-C stops after discarding the iteration in flight; --resume continues."),
+		OPT_END(),
+	};
+	const struct cmd_options cmd = { "schedlens run", run_usage, opts, 0 };
+	int n, code;
 
 	memset(o, 0, sizeof(*o));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "s:o:n:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			o->suite = optarg;
-			break;
-		case 'o':
-			o->out = optarg;
-			break;
-		case 'n':
-			if (parse_long(optarg, 1, 100000, &o->iterations)) {
-				fprintf(stderr, "schedlens run: iterations must be 1..100000, not "
-						"'%s'\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'r':
-			o->resume = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (!o->suite || !o->out || optind != argc) {
-		fprintf(stderr, "schedlens run: needs --suite NAME and -o FILE%s\n",
-			optind != argc ? ", and nothing else" : "");
-		usage(stderr);
-		return 2;
-	}
+	n = cmd_options__parse(&cmd, argc, argv, &code);
+	if (n < 0)
+		return code;
+	if (!o->suite || !o->out || n)
+		return cmd_options__error(&cmd, "needs --suite NAME and -o FILE%s",
+					  n ? ", and nothing else" : "");
 	return run_run(o);
 }
