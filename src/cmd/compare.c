@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* schedlens compare BASE.json NEW.json [MORE.json ...]: comparison tables and plots. */
 #include <errno.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd-options.h"
 #include "schedlens/commands.h"
 #include "schedlens/compare.h"
 #include "schedlens/plot.h"
@@ -33,29 +33,13 @@ struct compare_cmd_opts {
 
 static struct compare_cmd_opts compare_opts;
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: schedlens compare [OPTIONS] BASE.json [NEW.json MORE.json ...]\n\n"
-		"Compare results documents entry by entry (aligned by entry id); with one\n"
-		"document, summarise it (Min, Amean/Hmean, Stddev, CoeffVar, Max, BAmean-95).\n\n"
-		"  -s, --style STYLE     default (medians; the change of the geometric means,\n"
-		"                        its CI at 1-alpha and Welch's t on the logs), mmtests,\n"
-		"                        perf-stat\n"
-		"  -f, --format FMT      text (default), markdown, csv, json; csv and json are one\n"
-		"                        tidy table (a row per entry, metric and NEW document)\n"
-		"  -l, --label NAME      column title of the next document (repeat; default:\n"
-		"                        the file name without .json)\n"
-		"  -m, --metric NAME     only this metric (repeat)\n"
-		"      --plot FILE.svg   also draw every metric per iteration with intervals\n"
-		"      --precision N     decimals of values in mmtests tables (default: per table)\n"
-		"      --alpha A         significance level (default 0.05)\n"
-		"      --seed N          seed of the medians' bootstrap interval (-f json)\n"
-		"      --resamples N     bootstrap resamples (default 10000)\n"
-		"  -h, --help\n\n"
-		"Percentages are positive when NEW is better. In mmtests style '*' marks a mean\n"
-		"whose mean+-1.96*SD interval does not overlap the base's (MMTests' rule).\n");
-}
+static const char *const compare_usage[] = {
+	"usage: schedlens compare [OPTIONS] BASE.json [NEW.json MORE.json ...]",
+	"",
+	"Compare results documents entry by entry (aligned by entry id); with one",
+	"document, summarise it (Min, Amean/Hmean, Stddev, CoeffVar, Max, BAmean-95).",
+	NULL
+};
 
 static int load_docs(const struct compare_cmd_opts *o, json_t **docs, char **labels)
 {
@@ -159,104 +143,94 @@ out_free:
 	return ret == 2 ? 2 : ret ? 1 : 0;
 }
 
-static int bad_usage(const char *msg, const char *arg)
+/* -s STYLE */
+static int opt_style(const struct option *opt, const char *arg, struct errbuf *err)
 {
-	fprintf(stderr, "schedlens compare: %s '%s'\n", msg, arg);
-	usage(stderr);
-	return 2;
+	static const struct {
+		const char *name;
+		enum compare_style style;
+	} styles[] = {
+		{ "default", COMPARE_STYLE_DEFAULT },
+		{ "mmtests", COMPARE_STYLE_MMTESTS },
+		{ "perf-stat", COMPARE_STYLE_PERF_STAT },
+	};
+	enum compare_style *style = opt->data;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(styles); i++) {
+		if (!strcmp(arg, styles[i].name)) {
+			*style = styles[i].style;
+			return 0;
+		}
+	}
+	return err__set(err, -EINVAL, "unknown style (default, mmtests or perf-stat)");
+}
+
+/* -f FMT: a table format, or json */
+static int opt_format(const struct option *opt, const char *arg, struct errbuf *err)
+{
+	struct compare_cmd_opts *o = opt->data;
+
+	o->json = !strcmp(arg, "json");
+	if (!o->json && table_format__parse(arg, &o->format))
+		return err__set(err, -EINVAL, "unknown format (text, markdown, csv or json)");
+	return 0;
 }
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "style", required_argument, NULL, 's' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "label", required_argument, NULL, 'l' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "plot", required_argument, NULL, 'P' },
-		{ "precision", required_argument, NULL, 'p' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "resamples", required_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct compare_cmd_opts *o = &compare_opts;
-	long l;
-	int c;
+	long precision = -1, seed, resamples;
+	const struct option opts[] = {
+		OPT_CALLBACK('s', "style", &o->style, opt_style, "STYLE",
+			     "default (medians; the change of the geometric means,\n"
+			     "its CI at 1-alpha and Welch's t on the logs), mmtests,\n"
+			     "perf-stat"),
+		OPT_CALLBACK('f', "format", o, opt_format, "FMT",
+			     "text (default), markdown, csv, json; csv and json are one\n"
+			     "tidy table (a row per entry, metric and NEW document)"),
+		OPT_STRINGS('l', "label", o->labels, &o->nlabels, MAX_DOCS, "NAME",
+			    "column title of the next document (repeat; default:\n"
+			    "the file name without .json)"),
+		OPT_STRINGS('m', "metric", o->metrics, &o->nmetrics, MAX_METRICS, "NAME",
+			    "only this metric (repeat)"),
+		OPT_STRING(0, "plot", &o->plot, "FILE.svg",
+			   "also draw every metric per iteration with intervals"),
+		OPT_INT(0, "precision", &precision, 0, 12, "N",
+			"decimals of values in mmtests tables (default: per table)"),
+		OPT_DOUBLE_OPEN(0, "alpha", &o->cmp.alpha, 0, 1, "A",
+				"significance level (default 0.05)"),
+		OPT_INT(0, "seed", &seed, 0, LONG_MAX, "N",
+			"seed of the medians' bootstrap interval (-f json)"),
+		OPT_INT(0, "resamples", &resamples, 100, 10000000, "N",
+			"bootstrap resamples (default 10000)"),
+		OPT_TEXT(""),
+		OPT_TEXT("Percentages are positive when NEW is better. In mmtests style '*' marks a mean"),
+		OPT_TEXT("whose mean+-1.96*SD interval does not overlap the base's (MMTests' rule)."),
+		OPT_END(),
+	};
+	const struct cmd_options cmd = { "schedlens compare", compare_usage, opts, 0 };
+	int n, code, i;
 
 	memset(o, 0, sizeof(*o));
-	o->precision = -1;
 	compare_opts__init(&o->cmp);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "s:f:l:m:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			if (!strcmp(optarg, "mmtests"))
-				o->style = COMPARE_STYLE_MMTESTS;
-			else if (!strcmp(optarg, "perf-stat"))
-				o->style = COMPARE_STYLE_PERF_STAT;
-			else if (!strcmp(optarg, "default"))
-				o->style = COMPARE_STYLE_DEFAULT;
-			else
-				return bad_usage("unknown style", optarg);
-			break;
-		case 'f':
-			o->json = !strcmp(optarg, "json");
-			if (!o->json && table_format__parse(optarg, &o->format))
-				return bad_usage("unknown format", optarg);
-			break;
-		case 'l':
-			if (o->nlabels == MAX_DOCS)
-				return bad_usage("too many labels at", optarg);
-			o->labels[o->nlabels++] = optarg;
-			break;
-		case 'm':
-			if (o->nmetrics == MAX_METRICS)
-				return bad_usage("too many metrics at", optarg);
-			o->metrics[o->nmetrics++] = optarg;
-			break;
-		case 'P':
-			o->plot = optarg;
-			break;
-		case 'p':
-			if (parse_long(optarg, 0, 12, &l))
-				return bad_usage("precision must be 0..12, not", optarg);
-			o->precision = (int)l;
-			break;
-		case 'a':
-			if (parse_double(optarg, &o->cmp.alpha) || !(o->cmp.alpha > 0) ||
-			    !(o->cmp.alpha < 1))
-				return bad_usage("alpha must be in (0, 1), not", optarg);
-			break;
-		case 'S':
-			if (parse_long(optarg, 0, LONG_MAX, &l))
-				return bad_usage("bad seed", optarg);
-			o->cmp.seed = (unsigned long)l;
-			break;
-		case 'R':
-			if (parse_long(optarg, 100, 10000000, &l))
-				return bad_usage("resamples must be 100..10000000, not", optarg);
-			o->cmp.resamples = (unsigned int)l;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (argc - optind < 1) {
-		fprintf(stderr, "schedlens compare: needs at least one results file\n");
-		usage(stderr);
-		return 2;
-	}
-	if (argc - optind > MAX_DOCS)
-		return bad_usage("at most 16 documents; too many from", argv[optind + MAX_DOCS]);
-	if (o->nlabels > (size_t)(argc - optind))
-		return bad_usage("more labels than documents at", o->labels[o->nlabels - 1]);
-	while (optind < argc)
-		o->paths[o->ndocs++] = argv[optind++];
+	seed = (long)o->cmp.seed;
+	resamples = o->cmp.resamples;
+	n = cmd_options__parse(&cmd, argc, argv, &code);
+	if (n < 0)
+		return code;
+	o->precision = (int)precision;
+	o->cmp.seed = (unsigned long)seed;
+	o->cmp.resamples = (unsigned int)resamples;
+	if (n < 1)
+		return cmd_options__error(&cmd, "needs at least one results file");
+	if (n > MAX_DOCS)
+		return cmd_options__error(&cmd, "at most %d documents; too many from '%s'",
+					  MAX_DOCS, argv[1 + MAX_DOCS]);
+	if (o->nlabels > (size_t)n)
+		return cmd_options__error(&cmd, "more labels than documents at '%s'",
+					  o->labels[o->nlabels - 1]);
+	for (i = 1; i <= n; i++)
+		o->paths[o->ndocs++] = argv[i];
 	return run_compare(o);
 }
