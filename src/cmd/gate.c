@@ -10,7 +10,6 @@
  * (0 with --accept-inconclusive).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd-options.h"
 #include "schedlens/commands.h"
 #include "schedlens/compare.h"
 #include "schedlens/results.h"
@@ -54,31 +54,16 @@ struct gate_item {
 	enum gate_status status;
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: schedlens gate [OPTIONS] BASE.json NEW.json\n\n"
-		"Fail (exit 1) when NEW regresses against BASE: worse, significant after\n"
-		"Holm-Bonferroni correction over all tested metrics (Welch's t on the logs), and\n"
-		"worse by at least the minimum effect. Pass (exit 0) when no metric can be worse by\n"
-		"the minimum effect (one-sided, at 1 - beta). A metric that is neither is\n"
-		"inconclusive, with the runs a side that would tell: exit 3. Exit 2: unusable input.\n\n"
-		"      --min-effect P   smallest regression that counts, and the most a passing\n"
-		"                       metric may be worse, in %% (default 5%%)\n"
-		"      --alpha A        family-wise significance level (default 0.01): the chance\n"
-		"                       of a false regression\n"
-		"      --beta B         the chance that a metric worse by the minimum effect\n"
-		"                       passes (default 0.05)\n"
-		"  -m, --metric NAME    gate on this metric only (repeat)\n"
-		"  -a, --all            every metric with a direction (default: the suite's gate\n"
-		"                       metrics when the results mark some, else all)\n"
-		"      --accept-inconclusive  exit 0 when nothing regressed but some metric is\n"
-		"                       inconclusive (smoke runs); they are still listed\n"
-		"      --junit FILE     also write a JUnit XML report\n"
-		"      --seed N         bootstrap seed for the intervals (default 1)\n"
-		"  -q, --quiet          print regressions and the verdict only\n"
-		"  -h, --help\n");
-}
+static const char *const gate_usage[] = {
+	"usage: schedlens gate [OPTIONS] BASE.json NEW.json",
+	"",
+	"Fail (exit 1) when NEW regresses against BASE: worse, significant after",
+	"Holm-Bonferroni correction over all tested metrics (Welch's t on the logs), and",
+	"worse by at least the minimum effect. Pass (exit 0) when no metric can be worse by",
+	"the minimum effect (one-sided, at 1 - beta). A metric that is neither is",
+	"inconclusive, with the runs a side that would tell: exit 3. Exit 2: unusable input.",
+	NULL
+};
 
 /* Whether the suite marked gate metrics in @doc ("gate": true in an entry's metrics). */
 static bool has_gate_marks(const json_t *doc)
@@ -507,13 +492,6 @@ out_free:
 	return ret;
 }
 
-static int bad_usage(const char *msg, const char *arg)
-{
-	fprintf(stderr, "schedlens gate: %s '%s'\n", msg, arg);
-	usage(stderr);
-	return 2;
-}
-
 static int parse_pct(const char *s, double *out)
 {
 	char buf[64];
@@ -529,24 +507,44 @@ static int parse_pct(const char *s, double *out)
 	return 0;
 }
 
+/* --min-effect P: a percentage, "%" or not */
+static int opt_min_effect(const struct option *opt, const char *arg, struct errbuf *err)
+{
+	if (parse_pct(arg, opt->data))
+		return err__set(err, -EINVAL, "expected a percentage like 3%%, under 1000");
+	return 0;
+}
+
 int cmd_gate(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "min-effect", required_argument, NULL, 'e' },
-		{ "alpha", required_argument, NULL, 'P' },
-		{ "beta", required_argument, NULL, 'B' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "junit", required_argument, NULL, 'j' },
-		{ "accept-inconclusive", no_argument, NULL, 'I' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct gate_opts *o = &gate_opts;
-	long l;
-	int c;
+	long seed;
+	const struct option opts[] = {
+		OPT_CALLBACK(0, "min-effect", &o->min_effect, opt_min_effect, "P",
+			     "smallest regression that counts, and the most a passing\n"
+			     "metric may be worse, in % (default 5%)"),
+		OPT_DOUBLE_OPEN(0, "alpha", &o->cmp.alpha, 0, 1, "A",
+				"family-wise significance level (default 0.01): the chance\n"
+				"of a false regression"),
+		OPT_DOUBLE_OPEN(0, "beta", &o->beta, 0, 0.5, "B",
+				"the chance that a metric worse by the minimum effect\n"
+				"passes (default 0.05)"),
+		OPT_STRINGS('m', "metric", o->metrics, &o->nmetrics, GATE_MAX_METRICS, "NAME",
+			    "gate on this metric only (repeat)"),
+		OPT_FLAG('a', "all", &o->all,
+			 "every metric with a direction (default: the suite's gate\n"
+			 "metrics when the results mark some, else all)"),
+		OPT_FLAG(0, "accept-inconclusive", &o->accept_inconclusive,
+			 "exit 0 when nothing regressed but some metric is\n"
+			 "inconclusive (smoke runs); they are still listed"),
+		OPT_STRING(0, "junit", &o->junit, "FILE", "also write a JUnit XML report"),
+		OPT_INT(0, "seed", &seed, 0, LONG_MAX, "N",
+			"bootstrap seed for the intervals (default 1)"),
+		OPT_FLAG('q', "quiet", &o->quiet, "print regressions and the verdict only"),
+		OPT_END(),
+	};
+	const struct cmd_options cmd = { "schedlens gate", gate_usage, opts, 0 };
+	int n, code;
 
 	memset(o, 0, sizeof(*o));
 	o->min_effect = 5;
@@ -554,59 +552,14 @@ int cmd_gate(int argc, char **argv)
 	compare_opts__init(&o->cmp);
 	/* measured by scripts/bench-gate.sh: 0.05 fired in 3% of A/A pairs here */
 	o->cmp.alpha = GATE_DEFAULT_ALPHA;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:qah", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			if (parse_pct(optarg, &o->min_effect))
-				return bad_usage("min effect must be a percentage like 3%, not",
-						 optarg);
-			break;
-		case 'P':
-			if (parse_double(optarg, &o->cmp.alpha) || !(o->cmp.alpha > 0) ||
-			    !(o->cmp.alpha < 1))
-				return bad_usage("alpha must be in (0, 1), not", optarg);
-			break;
-		case 'B':
-			if (parse_double(optarg, &o->beta) || !(o->beta > 0) || !(o->beta < 0.5))
-				return bad_usage("beta must be in (0, 0.5), not", optarg);
-			break;
-		case 'm':
-			if (o->nmetrics == GATE_MAX_METRICS)
-				return bad_usage("too many metrics at", optarg);
-			o->metrics[o->nmetrics++] = optarg;
-			break;
-		case 'j':
-			o->junit = optarg;
-			break;
-		case 'I':
-			o->accept_inconclusive = true;
-			break;
-		case 'S':
-			if (parse_long(optarg, 0, LONG_MAX, &l))
-				return bad_usage("bad seed", optarg);
-			o->cmp.seed = (unsigned long)l;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'a':
-			o->all = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (argc - optind != 2) {
-		fprintf(stderr, "schedlens gate: needs exactly BASE.json and NEW.json\n");
-		usage(stderr);
-		return 2;
-	}
-	o->base = argv[optind];
-	o->new = argv[optind + 1];
+	seed = (long)o->cmp.seed;
+	n = cmd_options__parse(&cmd, argc, argv, &code);
+	if (n < 0)
+		return code;
+	o->cmp.seed = (unsigned long)seed;
+	if (n != 2)
+		return cmd_options__error(&cmd, "needs exactly BASE.json and NEW.json");
+	o->base = argv[1];
+	o->new = argv[2];
 	return run_gate(o);
 }
