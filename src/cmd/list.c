@@ -5,11 +5,11 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd-options.h"
 #include "schedlens/commands.h"
 #include "schedlens/events.h"
 
@@ -152,38 +152,27 @@ static int list_arch(const struct list_opts *o)
 	return bad;
 }
 
+static const char *const list_usage[] = {
+	"usage: schedlens list [--all] [--arch snb|clx|skx|icx|zen2|neoverse-n1|kunpeng920]",
+	NULL
+};
+
 int cmd_list(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "arch", required_argument, NULL, 'A' },
-		{ "all", no_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
 	struct list_opts o = { 0 };
-	int c;
+	const struct option opts[] = {
+		OPT_FLAG(0, "all", &o.all, "also the events this machine cannot count"),
+		OPT_STRING(0, "arch", &o.arch, "ARCH",
+			   "another machine's map of native events and their encodings"),
+		OPT_END(),
+	};
+	const struct cmd_options cmd = { "schedlens list", list_usage, opts, 0 };
+	int n, code;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'A':
-			o.arch = optarg;
-			break;
-		case 'l':
-			o.all = true;
-			break;
-		case 'h':
-			printf("usage: schedlens list [--all] [--arch snb|clx|skx|icx|zen2|neoverse-n1|"
-			       "kunpeng920]\n");
-			return 0;
-		default:
-			fprintf(stderr, "usage: schedlens list [--all] [--arch ARCH]\n");
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "schedlens list: unexpected argument '%s'\n", argv[optind]);
-		return 2;
-	}
+	n = cmd_options__parse(&cmd, argc, argv, &code);
+	if (n < 0)
+		return code;
+	if (n)
+		return cmd_options__error(&cmd, "unexpected argument '%s'", argv[1]);
 	return o.arch ? list_arch(&o) : list_this_machine(&o);
 }
