@@ -1,10 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 
+#include "cmd-options.h"
 #include "schedlens/commands.h"
+
+static const char *const version_usage[] = { "usage: schedlens version", NULL };
 
 int cmd_version(int argc, char **argv)
 {
+	static const struct option opts[] = { OPT_END() };
+	const struct cmd_options cmd = { "schedlens version", version_usage, opts, 0 };
+	int n, code;
+
+	n = cmd_options__parse(&cmd, argc, argv, &code);
+	if (n < 0)
+		return code;
+	if (n)
+		return cmd_options__error(&cmd, "unexpected argument '%s'", argv[1]);
 	printf("schedlens %s\n", SCHEDLENS_VERSION);
 	return fflush(stdout) ? 1 : 0;
 }
