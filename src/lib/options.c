@@ -204,10 +204,9 @@ static int set_number(const struct parse *p, const struct option *o, const char 
 	default:
 		if (parse_double(arg, &d) || d < o->dmin || d > o->dmax ||
 		    ((o->flags & OPTION_OPEN) && (d == o->dmin || d == o->dmax)))
-			return bad_value(p, name, arg, "a number %s %g and %g%s",
+			return bad_value(p, name, arg, "a number %s %g %s %g",
 					 o->flags & OPTION_OPEN ? "strictly between" : "from",
-					 o->dmin, o->dmax,
-					 o->flags & OPTION_OPEN ? "" : " (inclusive)");
+					 o->dmin, o->flags & OPTION_OPEN ? "and" : "to", o->dmax);
 		*(double *)o->value = d;
 		return 0;
 	}

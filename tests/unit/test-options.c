@@ -242,6 +242,7 @@ START_TEST(test_errors)
 	ck_assert_int_eq(PARSE(&c, 0, &err, "-F 0", &left), -EINVAL);
 	ck_assert_str_eq(err.msg, "-F '0': expected an integer of at least 1");
 	ck_assert_int_eq(PARSE(&c, 0, &err, "--percent-limit 100.5", &left), -EINVAL);
+	ck_assert_str_eq(err.msg, "--percent-limit '100.5': expected a number from 0 to 100");
 	ck_assert_int_eq(PARSE(&c, 0, &err, "--percent-limit nan", &left), -EINVAL);
 	ck_assert_int_eq(PARSE(&c, 0, &err, "--alpha 1", &left), -EINVAL);
 	ck_assert_str_eq(err.msg, "--alpha '1': expected a number strictly between 0 and 1");
