@@ -12,7 +12,8 @@ prefix="$top/build/deps"
 pkgs=(build-essential libtraceevent-dev libdw-dev libelf-dev libpfm4-dev libjansson-dev
       libgsl-dev libzstd-dev check pkg-config linux-source-6.1 gnuplot-nox xz-utils
       linux-perf rt-tests clang libclang-rt-14-dev patch librsvg2-bin jq python3
-      zlib1g-dev liblzma-dev libbz2-dev qemu-system-x86 qemu-system-arm busybox-static)
+      zlib1g-dev liblzma-dev libbz2-dev qemu-system-x86 qemu-system-arm busybox-static
+      ccache flex bison bc)
 
 missing=()
 for p in "${pkgs[@]}"; do
