@@ -6,6 +6,7 @@
 
 #include "schedlens/commands.h"
 #include "schedlens/hugebuf.h"
+#include "cmd/cmd-live.h"
 
 /* the malloc heap of a command that reads a perf.data grows 8 MB at a time, in huge pages */
 #define HEAP_PAD (8u << 20)
@@ -15,21 +16,22 @@ static const struct command {
 	int (*fn)(int argc, char **argv);
 	const char *summary;
 	bool reads_files;	/* megabytes of small allocations; forks at most to exec */
+	bool live;		/* takes --live [RECORD OPTIONS]: a session instead of -i FILE */
 } commands[] = {
-	{ "stat", cmd_stat, "count events over a workload, with repeats and dispersion", false },
-	{ "record", cmd_record, "sample an event with callchains into perf.data", false },
-	{ "report", cmd_report, "histograms, stats and header of a perf.data file", true },
-	{ "annotate", cmd_annotate, "share of a function's samples per source line", true },
-	{ "script", cmd_script, "print the records of a perf.data file, one per line", true },
-	{ "sched", cmd_sched, "wakeup latency and paths, IPIs, migrations from sched tracepoints", true },
-	{ "bench", cmd_bench, "run a built-in scheduler workload", false },
-	{ "run", cmd_run, "run a suite of workloads into a results document", false },
-	{ "compare", cmd_compare, "compare results documents: tables, plots", false },
-	{ "gate", cmd_gate, "pass or fail NEW against BASE (exit 0, 1 regression, 2 unusable)", false },
-	{ "validate", cmd_validate, "judge a kernel-patches/ series on before/after results", false },
-	{ "list", cmd_list, "list events this machine counts, or another machine's map", false },
-	{ "vm", cmd_vm, "run a command inside a real kernel in a QEMU guest (x86-64, arm64)", false },
-	{ "version", cmd_version, "print the version", false },
+	{ "stat", cmd_stat, "count events over a workload, with repeats and dispersion", false, false },
+	{ "record", cmd_record, "sample an event with callchains into perf.data", false, false },
+	{ "report", cmd_report, "histograms, stats and header of a perf.data file (or --live)", true, true },
+	{ "annotate", cmd_annotate, "share of a function's samples per source line", true, true },
+	{ "script", cmd_script, "print the records of a perf.data file, one per line", true, true },
+	{ "sched", cmd_sched, "wakeup latency and paths, IPIs, migrations from sched tracepoints", true, false },
+	{ "bench", cmd_bench, "run a built-in scheduler workload", false, false },
+	{ "run", cmd_run, "run a suite of workloads into a results document", false, false },
+	{ "compare", cmd_compare, "compare results documents: tables, plots", false, false },
+	{ "gate", cmd_gate, "pass or fail NEW against BASE (exit 0, 1 regression, 2 unusable)", false, false },
+	{ "validate", cmd_validate, "judge a kernel-patches/ series on before/after results", false, false },
+	{ "list", cmd_list, "list events this machine counts, or another machine's map", false, false },
+	{ "vm", cmd_vm, "run a command inside a real kernel in a QEMU guest (x86-64, arm64)", false, false },
+	{ "version", cmd_version, "print the version", false, false },
 };
 
 static void usage(FILE *f)
@@ -58,6 +60,8 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], commands[i].name)) {
 			if (commands[i].reads_files)
 				hugebuf__heap(HEAP_PAD);
+			if (commands[i].live && cmd_live__wanted(argc - 1, argv + 1))
+				return cmd_live__run(argc - 1, argv + 1, commands[i].fn);
 			return commands[i].fn(argc - 1, argv + 1);
 		}
 	fprintf(stderr, "schedlens: '%s' is not a command; see 'schedlens --help'\n", argv[1]);

@@ -54,6 +54,7 @@ struct record_opts {
 	bool callchain, dwarf;
 	uint32_t stack_size;
 	bool system_wide;
+	bool quiet;			/* -q: no summary line */
 	const char *cpus;
 	const char *output;
 	char **argv;
@@ -513,9 +514,10 @@ static int finish(struct record_run *rr)
 	char kpath[4096];
 	int rc;
 
-	fprintf(stderr, "record: %llu samples written to '%s', %llu lost in %llu records\n",
-		(unsigned long long)perf_writer__nr_samples(rr->r.w), o->output,
-		(unsigned long long)rr->r.nr_lost, (unsigned long long)rr->r.nr_lost_records);
+	if (!o->quiet)
+		fprintf(stderr, "record: %llu samples written to '%s', %llu lost in %llu records\n",
+			(unsigned long long)perf_writer__nr_samples(rr->r.w), o->output,
+			(unsigned long long)rr->r.nr_lost, (unsigned long long)rr->r.nr_lost_records);
 	rc = perf_writer__close(rr->r.w, &rr->err);
 	rr->r.w = NULL;
 	if (rc) {
@@ -668,6 +670,7 @@ int cmd_record(int argc, char **argv)
 		OPT_FLAG('a', "all-cpus", &o.system_wide, "system-wide"),
 		OPT_STRING('C', "cpu", &o.cpus, "CPUS", "system-wide on these CPUs (0-3,6)"),
 		OPT_STRING('o', "output", &o.output, "FILE", "output file (default perf.data)"),
+		OPT_FLAG('q', "quiet", &o.quiet, "no summary line (warnings still)"),
 		OPT_STRING_STOP(0, "bench", &bench, "NAME [ARGS]",
 				"run a built-in workload in-process (last option)"),
 		OPT_END(),
