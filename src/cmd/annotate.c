@@ -5,11 +5,11 @@
  * stands for the function, its clones and its inlined copies (symmatch.h), summed.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd-options.h"
 #include "schedlens/commands.h"
 #include "schedlens/perfdata.h"
 #include "schedlens/symbols.h"
@@ -299,84 +299,45 @@ out_free:
 	return ret;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: schedlens annotate FUNC [-i FILE] [--symfs DIR] [--kallsyms FILE]\n"
-		   "                          [--vmlinux FILE] [-n] [--addresses] [--hot PCT]\n"
-		   "                          [--source DIR] [--no-cache]\n"
-		   "  FUNC               a function: its clones (FUNC.isra.0, .constprop.N, .part.N,\n"
-		   "                     .cold, .llvm.N) and inlined copies are summed with it\n"
-		   "  -i, --input FILE   perf.data to read (default perf.data)\n"
-		   "  -n, --samples      shares by sample count instead of period\n"
-		   "      --addresses    per address, not per source line\n"
-		   "      --source DIR   source text from the tree DIR (the compilation directory\n"
-		   "                     mapped onto it)\n"
-		   "      --hot PCT      mark lines with at least PCT%% of the function (default 10)\n"
-		   "      --no-cache     do not use or fill the lookup cache (see report --help)\n");
-}
+static const char *const annotate_usage[] = {
+	"usage: schedlens annotate FUNC [-i FILE] [--symfs DIR] [--kallsyms FILE]",
+	"                          [--vmlinux FILE] [-n] [--addresses] [--hot PCT]",
+	"                          [--source DIR] [--no-cache]",
+	NULL
+};
 
 int cmd_annotate(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "symfs", required_argument, NULL, 'S' },
-		{ "kallsyms", required_argument, NULL, 'K' },
-		{ "vmlinux", required_argument, NULL, 'k' },
-		{ "samples", no_argument, NULL, 'n' },
-		{ "addresses", no_argument, NULL, 'A' },
-		{ "hot", required_argument, NULL, 'H' },
-		{ "no-cache", no_argument, NULL, 'C' },
-		{ "source", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct annotate_opts o = { .input = "perf.data", .hot_pct = 10.0 };
-	int c;
+	const struct option opts[] = {
+		OPT_TEXT("  FUNC                  "
+			 "a function: its clones (FUNC.isra.0, .constprop.N, .part.N,"),
+		OPT_TEXT("                        "
+			 ".cold, .llvm.N) and inlined copies are summed with it"),
+		OPT_STRING('i', "input", &o.input, "FILE", "perf.data to read (default perf.data)"),
+		OPT_STRING(0, "symfs", &o.symfs, "DIR", "look for DSOs and debug files under DIR"),
+		OPT_STRING(0, "kallsyms", &o.kallsyms, "FILE", "kernel symbols from FILE"),
+		OPT_STRING('k', "vmlinux", &o.vmlinux, "FILE",
+			   "kernel symbols and lines from a debug vmlinux"),
+		OPT_FLAG('n', "samples", &o.by_samples, "shares by sample count instead of period"),
+		OPT_FLAG(0, "addresses", &o.addresses, "per address, not per source line"),
+		OPT_STRING(0, "source", &o.source, "DIR",
+			   "source text from the tree DIR (the compilation directory\n"
+			   "mapped onto it)"),
+		OPT_DOUBLE(0, "hot", &o.hot_pct, 0, 100, "PCT",
+			   "mark lines with at least PCT% of the function (default 10)"),
+		OPT_FLAG(0, "no-cache", &o.no_cache,
+			 "do not use or fill the lookup cache (see report --help)"),
+		OPT_END(),
+	};
+	const struct cmd_options cmd = { "annotate", annotate_usage, opts, 0 };
+	int n, code;
 
-	while ((c = getopt_long(argc, argv, "i:k:nh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			o.input = optarg;
-			break;
-		case 'S':
-			o.symfs = optarg;
-			break;
-		case 'K':
-			o.kallsyms = optarg;
-			break;
-		case 'k':
-			o.vmlinux = optarg;
-			break;
-		case 'n':
-			o.by_samples = true;
-			break;
-		case 'A':
-			o.addresses = true;
-			break;
-		case 'C':
-			o.no_cache = true;
-			break;
-		case 's':
-			o.source = optarg;
-			break;
-		case 'H':
-			if (parse_double(optarg, &o.hot_pct) || o.hot_pct < 0 || o.hot_pct > 100) {
-				fprintf(stderr, "annotate: '%s' is not a percentage\n", optarg);
-				return 2;
-			}
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind + 1 != argc) {
-		usage(stderr);
-		return 2;
-	}
-	o.func = argv[optind];
+	n = cmd_options__parse(&cmd, argc, argv, &code);
+	if (n < 0)
+		return code;
+	if (n != 1)
+		return cmd_options__error(&cmd, "give one FUNC (%d given)", n);
+	o.func = argv[1];
 	return run_annotate(&o);
 }
