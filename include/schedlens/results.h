@@ -28,6 +28,8 @@
 #ifndef SCHEDLENS_RESULTS_H
 #define SCHEDLENS_RESULTS_H
 
+#include <stdio.h>
+
 #include <jansson.h>
 #include <stddef.h>
 
@@ -59,9 +61,10 @@ const char *better__name(enum better b);
 
 /*
  * Write @doc to @path atomically (a temporary file in the same folder, fsync, rename), or to
- * stdout when @path is "-". 0 or -errno with detail in @err.
+ * @dash when @path is "-" (the command's stdout: the library does not reach for it). 0 or
+ * -errno with detail in @err.
  */
-int results__write(const json_t *doc, const char *path, struct errbuf *err);
+int results__write(const json_t *doc, const char *path, FILE *dash, struct errbuf *err);
 /*
  * Read and check a document: valid JSON (else "line L column C: ..."), the schema name and a
  * version this build reads, entries shaped as above. New reference, or NULL with @err set.

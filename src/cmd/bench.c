@@ -225,7 +225,7 @@ static int run_bench(const struct bench_opts *o)
 	/* interrupted: what the complete runs say, then where it stood */
 	if ((!ret || ret == -EINTR) && done > 1)
 		bench_summary(human, entry, done);
-	if ((!ret || ret == -EINTR) && done && o->output && results__write(doc, o->output, &err)) {
+	if ((!ret || ret == -EINTR) && done && o->output && results__write(doc, o->output, stdout, &err)) {
 		fprintf(stderr, "bench: %s\n", err.msg);
 		ret = ret ?: -EIO;
 	}

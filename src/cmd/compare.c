@@ -119,7 +119,7 @@ static int run_compare(const struct compare_cmd_opts *o)
 	if (o->json) {
 		json_t *j = compare__to_json(&r);
 
-		ret = j ? results__write(j, "-", &err) : -ENOMEM;
+		ret = j ? results__write(j, "-", stdout, &err) : -ENOMEM;
 		json_decref(j);
 	} else if (o->format == TABLE_CSV && o->ndocs > 1) {
 		/* for programs: one table, whatever the style */

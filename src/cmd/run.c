@@ -352,7 +352,7 @@ static int run_entry(struct run_state *st, const struct suite_entry *e, unsigned
 			if (ret)
 				break;
 			st->done++;
-			ret = results__write(st->doc, st->o->out, &st->err);
+			ret = results__write(st->doc, st->o->out, stdout, &st->err);
 			if (!st->o->quiet)
 				fprintf(stderr, "[%zu/%zu] %s #%zu\n", st->done, st->total, id,
 					have + 1);
@@ -403,7 +403,7 @@ static int open_doc(struct run_state *st, unsigned int iterations)
 				    topology__json(topo));
 		topology__delete(topo);
 	}
-	return results__write(st->doc, o->out, &st->err);
+	return results__write(st->doc, o->out, stdout, &st->err);
 }
 
 static int run_run(const struct run_opts *o)
@@ -446,7 +446,7 @@ static int run_run(const struct run_opts *o)
 		fprintf(stderr, "schedlens run: %s\n", st.err.msg);
 		ret = 1;
 	} else {
-		ret = results__write(st.doc, o->out, &st.err) ? 1 : 0;
+		ret = results__write(st.doc, o->out, stdout, &st.err) ? 1 : 0;
 		if (ret)
 			fprintf(stderr, "schedlens run: %s\n", st.err.msg);
 		else if (!o->quiet)

@@ -333,7 +333,7 @@ static int sched_json(const struct sched_opts *o, struct schedan *an, const char
 	json_object_set_new(it, "sched", detail);
 	if (!o->input)
 		json_object_set_new(it, "exit_status", json_integer(code));
-	if (results__write(doc, "-", &err)) {
+	if (results__write(doc, "-", stdout, &err)) {
 		fprintf(stderr, "schedlens sched: %s\n", err.msg);
 		goto out;
 	}

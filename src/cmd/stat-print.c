@@ -676,7 +676,7 @@ int stat__write_json(const struct stat_state *st, const char *path)
 					      "sem_pct", s.sem_pct, "min", s.min, "max", s.max));
 	}
 	json_object_set_new(entry, "summary", summary);
-	ret = results__write(doc, path, (struct errbuf *)&st->err);
+	ret = results__write(doc, path, stdout, (struct errbuf *)&st->err);
 out:
 	free(vals);
 	json_decref(doc);

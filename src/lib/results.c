@@ -110,14 +110,14 @@ const char *results__unit(const json_t *entry, const char *metric)
 		       ?: "";
 }
 
-int results__write(const json_t *doc, const char *path, struct errbuf *err)
+int results__write(const json_t *doc, const char *path, FILE *dash, struct errbuf *err)
 {
 	char tmp[4096], dir[4096];
 	int fd, ret = 0;
 
 	if (!strcmp(path, "-")) {
-		if (json_dumpf(doc, stdout, RESULTS_JSON_FLAGS) || fputc('\n', stdout) == EOF ||
-		    fflush(stdout))
+		if (json_dumpf(doc, dash, RESULTS_JSON_FLAGS) || fputc('\n', dash) == EOF ||
+		    fflush(dash))
 			return err__set(err, -EIO, "cannot write results to stdout");
 		return 0;
 	}

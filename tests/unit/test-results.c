@@ -72,7 +72,7 @@ START_TEST(test_round_trip)
 		ck_assert_int_eq(results__set(it, "rt/s", 1000.0 + (double)i + 0.1), 0);
 	}
 	ck_assert_int_eq(results__set(it, "bad", NAN), -EINVAL);
-	ck_assert_int_eq(results__write(doc, path, &err), 0);
+	ck_assert_int_eq(results__write(doc, path, stdout, &err), 0);
 	back = results__read(path, &err);
 	ck_assert_msg(back != NULL, "%s", err.msg);
 	e = json_array_get(json_object_get(back, "entries"), 0);

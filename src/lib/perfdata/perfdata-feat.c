@@ -111,11 +111,11 @@ static int event_desc(struct rd *r, struct perf_file *f)
 	struct perf_file_header *h = &f->hdr;
 
 	if (r->bad || nre > 4096 || sz < PERF_ATTR_SIZE_VER0 || sz > 4096)
-		return -1;
+		return -EINVAL;
 	free_event_descs(h);
 	h->event_descs = calloc(nre ?: 1, sizeof(*h->event_descs));
 	if (!h->event_descs)
-		return -1;
+		return -ENOMEM;
 	for (i = 0; i < nre && !r->bad; i++) {
 		struct perf_event_desc *d = &h->event_descs[i];
 		const uint8_t *ap = rbytes(r, sz), *ip;
@@ -127,7 +127,7 @@ static int event_desc(struct rd *r, struct perf_file *f)
 			break;
 		h->nr_event_descs++;
 		if (pd_attr_read(f, ap, sz, &d->attr, &used, 0))
-			return -1;
+			return -EINVAL;
 		nr = r32(r);
 		d->name = rstr(r);
 		ip = rbytes(r, 8ull * nr);
@@ -135,7 +135,7 @@ static int event_desc(struct rd *r, struct perf_file *f)
 			break;
 		d->ids = calloc(nr ?: 1, 8);
 		if (!d->ids)
-			return -1;
+			return -ENOMEM;
 		for (j = 0; j < nr; j++)
 			d->ids[j] = pd_get64(f, ip + 8 * j);
 		d->nr_ids = nr;
@@ -175,16 +175,16 @@ static int cache_info(struct rd *r, struct perf_file_header *h)
 	r32(r);
 	n = r32(r);
 	if (r->bad || n > 65536)
-		return -1;
+		return -EINVAL;
 	m = open_memstream(&s, &len);
 	if (!m)
-		return -1;
+		return -ENOMEM;
 	free_caches(h);
 	h->caches = calloc(n ?: 1, sizeof(*h->caches));
 	if (!h->caches) {
 		fclose(m);
 		free(s);
-		return -1;
+		return -ENOMEM;
 	}
 	for (i = 0; i < n && !r->bad; i++) {
 		uint32_t level = r32(r);
@@ -251,10 +251,10 @@ static int mem_topology(struct rd *r, struct perf_file_header *h)
 	bsize = r64(r);
 	n = r64(r);
 	if (r->bad || n > 65536)
-		return -1;
+		return -EINVAL;
 	m = open_memstream(&s, &len);
 	if (!m)
-		return -1;
+		return -ENOMEM;
 	fprintf(m, "memory nodes (nr %llu, block size 0x%llx):\n", (unsigned long long)n,
 		(unsigned long long)bsize);
 	for (i = 0; i < n && !r->bad; i++) {
@@ -290,10 +290,10 @@ static int pmu_caps(struct rd *r, struct perf_file_header *h, bool cpu_only)
 	FILE *m;
 
 	if (r->bad || npmu > 4096)
-		return -1;
+		return -EINVAL;
 	m = open_memstream(&s, &len);
 	if (!m)
-		return -1;
+		return -ENOMEM;
 	if (h->pmu_caps)
 		fputs(h->pmu_caps, m);
 	for (p = 0; p < npmu && !r->bad; p++) {
@@ -342,13 +342,13 @@ static int cpu_topology(struct rd *r, struct perf_file_header *h)
 	h->sibling_sockets = rstrs(r, &h->nr_sibling_sockets, 1 << 16);
 	h->sibling_threads = rstrs(r, &h->nr_sibling_threads, 1 << 16);
 	if (r->bad)
-		return -1;
+		return -EINVAL;
 	n = h->nr_cpus_avail;
 	if (!n || r->end - r->p < 8 * (int64_t)n)
 		return 0;
 	h->cpu_topo = calloc(n, sizeof(*h->cpu_topo));
 	if (!h->cpu_topo)
-		return -1;
+		return -ENOMEM;
 	h->nr_cpu_topo = n;
 	for (i = 0; i < n; i++) {
 		h->cpu_topo[i].core_id = r32(r);
@@ -359,7 +359,7 @@ static int cpu_topology(struct rd *r, struct perf_file_header *h)
 		return 0;
 	h->sibling_dies = rstrs(r, &h->nr_sibling_dies, 1 << 16);
 	if (r->bad)
-		return -1;
+		return -EINVAL;
 	if (r->end - r->p < 4 * (int64_t)n)
 		return 0;
 	for (i = 0; i < n; i++)
@@ -372,10 +372,10 @@ static int numa_topology(struct rd *r, struct perf_file_header *h)
 	uint32_t n = r32(r), i;
 
 	if (r->bad || n > 4096 || h->numa)
-		return -1;
+		return -EINVAL;
 	h->numa = calloc(n ?: 1, sizeof(*h->numa));
 	if (!h->numa)
-		return -1;
+		return -ENOMEM;
 	h->nr_numa = n;
 	for (i = 0; i < n && !r->bad; i++) {
 		h->numa[i].node = r32(r);
@@ -394,10 +394,10 @@ static int pmu_mappings(struct rd *r, struct perf_file_header *h)
 	FILE *m;
 
 	if (r->bad || n > 65536)
-		return -1;
+		return -EINVAL;
 	m = open_memstream(&s, &len);
 	if (!m)
-		return -1;
+		return -ENOMEM;
 	for (i = 0; i < n && !r->bad; i++) {
 		uint32_t type = r32(r);
 		char *name = rstr(r);
@@ -416,10 +416,10 @@ static int group_desc(struct rd *r, struct perf_file_header *h)
 	uint32_t n = r32(r), i;
 
 	if (r->bad || n > 4096 || h->groups)
-		return -1;
+		return -EINVAL;
 	h->groups = calloc(n ?: 1, sizeof(*h->groups));
 	if (!h->groups)
-		return -1;
+		return -ENOMEM;
 	h->nr_groups = n;
 	for (i = 0; i < n && !r->bad; i++) {
 		h->groups[i].name = rstr(r);
@@ -444,10 +444,10 @@ static int build_ids(struct rd *r, struct perf_file_header *h)
 			eh.size = bswap_16(eh.size);
 		}
 		if (eh.size < 8 + 4 + 24 || eh.size > r->end - r->p)
-			return -1;
+			return -EINVAL;
 		n = realloc(h->build_ids, (h->nr_build_ids + 1) * sizeof(*h->build_ids));
 		if (!n)
-			return -1;
+			return -ENOMEM;
 		h->build_ids = n;
 		b = &h->build_ids[h->nr_build_ids++];
 		memcpy(&b->pid, p + 8, 4);
@@ -566,6 +566,9 @@ int pd_feature(struct perf_file *f, int feat, const uint8_t *p, size_t size, uin
 	default:
 		break;
 	}
+	if (ret == -ENOMEM)
+		return err__set(f->err, -ENOMEM, "'%s': out of memory reading the %s feature section",
+				f->path, perf_feat__name(feat));
 	if (ret || r.bad)
 		return pd_bad(f, off, "bad %s feature section", perf_feat__name(feat));
 	f->info.hostname = h->hostname;
