@@ -587,10 +587,8 @@ int report__parse_graph(const char *arg, enum symrep_graph *g)
 		*g = SYMREP_GRAPH_CALLEE;
 	else if (!strcmp(arg, "none"))
 		*g = SYMREP_GRAPH_NONE;
-	else {
-		fprintf(stderr, "schedlens report: '%s' is not caller, callee or none\n", arg);
+	else
 		return -EINVAL;
-	}
 	return 0;
 }
 

@@ -6,11 +6,11 @@
  * report-info.c --stats and --header.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd-options.h"
 #include "schedlens/commands.h"
 #include "schedlens/focus.h"
 #include "report-int.h"
@@ -250,174 +250,101 @@ out_err:
 	return ret ? 1 : 0;
 }
 
-static void usage(FILE *fp)
+static const char *const report_usage[] = {
+	"usage: schedlens report [-i FILE] [--sort KEYS] [--stats] [--header] [-t SEP] [-n]",
+	"                        [--group|--no-group]",
+	NULL
+};
+
+/* -g caller|callee|none */
+static int opt_graph(const struct option *opt, const char *arg, struct errbuf *err)
 {
-	fprintf(fp, "usage: schedlens report [-i FILE] [--sort KEYS] [--stats] [--header] [-t SEP] [-n]\n"
-		    "                        [--group|--no-group]\n"
-		    "  -i, --input FILE    perf.data file, '-' for stdin (default perf.data)\n"
-		    "  -s, --sort KEYS     comma-separated: comm, dso, sym, pid, cpu (default comm,dso,sym)\n"
-		    "      --stats         record counts by type and samples per event\n"
-		    "      --header        the header and feature sections (perf --header-only)\n"
-		    "  -I, --show-info     with --header: the CPU topology, NUMA, cache and memory\n"
-		    "                      features in full\n"
-		    "  -t, --field-separator SEP  one line per entry: event, %%period, %%samples, keys\n"
-		    "  -n, --show-nr-samples  a Samples column: each entry's count\n"
-		    "      --group         an event group's members side by side (the default where\n"
-		    "                      the file describes groups; without: all events one group)\n"
-		    "      --no-group      a table per event\n"
-		    "      --no-skip-empty tables of events without samples too (perf hides them)\n"
-		    "      --percent-limit P  hide entries below P%%\n"
-		    "      --ordered       every sample in time order (by default, with sort keys\n"
-		    "                      sym and dso only, kernel samples are counted as read;\n"
-		    "                      the same figures, and read again in order when a kernel\n"
-		    "                      map changes)\n"
-		    "symbols: sort keys sym and srcline; user DSOs through libdwfl, the kernel through\n"
-		    "FILE.kallsyms, /proc/kallsyms when recorded on this kernel, or --kallsyms\n"
-		    "      --symfs DIR     look for DSOs and debug files under DIR\n"
-		    "      --kallsyms FILE kernel symbols from FILE\n"
-		    "      --vmlinux FILE  kernel symbols and lines from a debug vmlinux\n"
-		    "      --no-symbols    addresses only\n"
-		    "      --no-cache      do not use or fill the lookup cache (SCHEDLENS_CACHE_DIR,\n"
-		    "                      default ~/.cache/schedlens; SCHEDLENS_NO_CACHE=1: none)\n"
-		    "      --children      add each sample to every function of its callchain\n"
-		    "      --no-children   self shares only (the default)\n"
-		    "  -g, --call-graph M  caller, callee or none: perf's call-graph tree under each\n"
-		    "                      entry (graph,0.5: shares of the total, below 0.5%% hidden)\n"
-		    "      --folded        collapsed stacks (comm;outer;...;inner COUNT), flame graphs\n"
-		    "      --focus LIST    self and through-callchain shares of a function list\n"
-		    "                      ('sched', or a file of names)\n"
-		    "      --skid-caller   samples on interrupt-enable instructions go to the caller\n");
+	if (report__parse_graph(arg, opt->data))
+		return err__set(err, -EINVAL, "expected caller, callee or none");
+	return 0;
+}
+
+/* --group, --no-group: the entry's set */
+static int opt_group(const struct option *opt, const char *arg, struct errbuf *err)
+{
+	*(enum report_group *)opt->data = (enum report_group)opt->set;
+	return 0;
 }
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "sort", required_argument, NULL, 's' },
-		{ "stats", no_argument, NULL, 'S' },
-		{ "header", no_argument, NULL, 'H' },
-		{ "header-only", no_argument, NULL, 'H' },
-		{ "show-info", no_argument, NULL, 'I' },
-		{ "field-separator", required_argument, NULL, 't' },
-		{ "symfs", required_argument, NULL, 1000 },
-		{ "kallsyms", required_argument, NULL, 1001 },
-		{ "vmlinux", required_argument, NULL, 1002 },
-		{ "no-symbols", no_argument, NULL, 1003 },
-		{ "children", no_argument, NULL, 1004 },
-		{ "no-children", no_argument, NULL, 1010 },
-		{ "call-graph", required_argument, NULL, 'g' },
-		{ "percent-limit", required_argument, NULL, 1005 },
-		{ "folded", no_argument, NULL, 1006 },
-		{ "focus", required_argument, NULL, 1007 },
-		{ "skid-caller", no_argument, NULL, 1008 },
-		{ "no-cache", no_argument, NULL, 1009 },
-		{ "ordered", no_argument, NULL, 1011 },
-		{ "show-nr-samples", no_argument, NULL, 'n' },
-		{ "group", no_argument, NULL, 1012 },
-		{ "no-group", no_argument, NULL, 1013 },
-		{ "skip-empty", no_argument, NULL, 1014 },
-		{ "no-skip-empty", no_argument, NULL, 1015 },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct report_opts o = { .input = "perf.data" };
 	const char *sort = "comm,dso,sym";
+	const struct option opts[] = {
+		OPT_STRING('i', "input", &o.input, "FILE",
+			   "perf.data file, '-' for stdin (default perf.data)"),
+		OPT_STRING('s', "sort", &sort, "KEYS",
+			   "comma-separated: comm, dso, sym, pid, cpu (default comm,dso,sym)"),
+		OPT_FLAG(0, "stats", &o.stats, "record counts by type and samples per event"),
+		OPT_FLAG(0, "header", &o.header,
+			 "the header and feature sections (perf --header-only)"),
+		{ .kind = OPTION_FLAG, .long_name = "header-only", .value = &o.header, .set = 1,
+		  .flags = OPTION_HIDDEN },
+		OPT_FLAG('I', "show-info", &o.show_info,
+			 "with --header: the CPU topology, NUMA, cache and memory\n"
+			 "features in full"),
+		OPT_STRING('t', "field-separator", &o.sep, "SEP",
+			   "one line per entry: event, %period, %samples, keys"),
+		OPT_FLAG('n', "show-nr-samples", &o.show_nr, "a Samples column: each entry's count"),
+		{ .kind = OPTION_CALLBACK, .long_name = "group", .data = &o.group,
+		  .callback = opt_group, .flags = OPTION_NOARG, .set = REPORT_GROUP_ON,
+		  .help = "an event group's members side by side (the default where\n"
+			  "the file describes groups; without: all events one group)" },
+		{ .kind = OPTION_CALLBACK, .long_name = "no-group", .data = &o.group,
+		  .callback = opt_group, .flags = OPTION_NOARG, .set = REPORT_GROUP_OFF,
+		  .help = "a table per event" },
+		OPT_FLAG(0, "no-skip-empty", &o.no_skip_empty,
+			 "tables of events without samples too (perf hides them)"),
+		{ .kind = OPTION_FLAG, .long_name = "skip-empty", .value = &o.no_skip_empty,
+		  .set = 0, .flags = OPTION_HIDDEN },
+		OPT_DOUBLE(0, "percent-limit", &o.percent_limit, 0, 100, "P",
+			   "hide entries below P%"),
+		OPT_FLAG(0, "ordered", &o.ordered,
+			 "every sample in time order (by default, with sort keys\n"
+			 "sym and dso only, kernel samples are counted as read;\n"
+			 "the same figures, and read again in order when a kernel\n"
+			 "map changes)"),
+		OPT_TEXT("symbols: sort keys sym and srcline; user DSOs through libdwfl, "
+			 "the kernel through"),
+		OPT_TEXT("FILE.kallsyms, /proc/kallsyms when recorded on this kernel, "
+			 "or --kallsyms"),
+		OPT_STRING(0, "symfs", &o.symfs, "DIR", "look for DSOs and debug files under DIR"),
+		OPT_STRING(0, "kallsyms", &o.kallsyms, "FILE", "kernel symbols from FILE"),
+		OPT_STRING(0, "vmlinux", &o.vmlinux, "FILE",
+			   "kernel symbols and lines from a debug vmlinux"),
+		OPT_FLAG(0, "no-symbols", &o.no_symbols, "addresses only"),
+		OPT_FLAG(0, "no-cache", &o.no_cache,
+			 "do not use or fill the lookup cache (SCHEDLENS_CACHE_DIR,\n"
+			 "default ~/.cache/schedlens; SCHEDLENS_NO_CACHE=1: none)"),
+		OPT_BOOL(0, "children", &o.sym.children,
+			 "add each sample to every function of its callchain\n"
+			 "(--no-children, the default: self shares only)"),
+		OPT_CALLBACK('g', "call-graph", &o.sym.graph, opt_graph, "M",
+			     "caller, callee or none: perf's call-graph tree under each\n"
+			     "entry (graph,0.5: shares of the total, below 0.5% hidden)"),
+		OPT_FLAG(0, "folded", &o.sym.folded,
+			 "collapsed stacks (comm;outer;...;inner COUNT), flame graphs"),
+		OPT_STRING(0, "focus", &o.focus, "LIST",
+			   "self and through-callchain shares of a function list\n"
+			   "('sched', or a file of names)"),
+		OPT_FLAG(0, "skid-caller", &o.sym.skid_caller,
+			 "samples on interrupt-enable instructions go to the caller"),
+		OPT_END(),
+	};
+	const struct cmd_options cmd = { "schedlens report", report_usage, opts, 0 };
 	char *copy, *tok, *save;
-	int c;
+	int c, n;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:t:g:hIn", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			o.input = optarg;
-			break;
-		case 's':
-			sort = optarg;
-			break;
-		case 'S':
-			o.stats = true;
-			break;
-		case 'I':
-			o.show_info = true;
-			break;
-		case 'H':
-			o.header = true;
-			break;
-		case 't':
-			o.sep = optarg;
-			break;
-		case 1000:
-			o.symfs = optarg;
-			break;
-		case 1001:
-			o.kallsyms = optarg;
-			break;
-		case 1002:
-			o.vmlinux = optarg;
-			break;
-		case 1003:
-			o.no_symbols = true;
-			break;
-		case 1004:
-			o.sym.children = true;
-			break;
-		case 1010:
-			o.sym.children = false;
-			break;
-		case 'g':
-			if (report__parse_graph(optarg, &o.sym.graph))
-				return 2;
-			break;
-		case 1005:
-			if (parse_double(optarg, &o.percent_limit) || o.percent_limit < 0 ||
-			    o.percent_limit > 100) {
-				fprintf(stderr, "schedlens report: '%s' is not a percentage\n", optarg);
-				return 2;
-			}
-			break;
-		case 1006:
-			o.sym.folded = true;
-			break;
-		case 1007:
-			o.focus = optarg;
-			break;
-		case 1008:
-			o.sym.skid_caller = true;
-			break;
-		case 1009:
-			o.no_cache = true;
-			break;
-		case 1011:
-			o.ordered = true;
-			break;
-		case 'n':
-			o.show_nr = true;
-			break;
-		case 1012:
-			o.group = REPORT_GROUP_ON;
-			break;
-		case 1013:
-			o.group = REPORT_GROUP_OFF;
-			break;
-		case 1014:
-			o.no_skip_empty = false;
-			break;
-		case 1015:
-			o.no_skip_empty = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "schedlens report: unexpected argument '%s'\n", argv[optind]);
-		usage(stderr);
-		return 2;
-	}
+	n = cmd_options__parse(&cmd, argc, argv, &c);
+	if (n < 0)
+		return c;
+	if (n)
+		return cmd_options__error(&cmd, "unexpected argument '%s'", argv[1]);
 	copy = strdup(sort);
 	if (!copy)
 		return 1;
@@ -427,10 +354,9 @@ int cmd_report(int argc, char **argv)
 		if (!strcmp(tok, "srcline") && !report__add_key(&o, tok, s))
 			continue;
 		if (s < 0 || o.nr_sorts >= HIST_SORT_MAX || report__add_key(&o, tok, s)) {
-			fprintf(stderr, "schedlens report: '%s' is not a sort key\n", tok);
+			c = cmd_options__error(&cmd, "'%s' is not a sort key", tok);
 			free(copy);
-			usage(stderr);
-			return 2;
+			return c;
 		}
 		o.sorts[o.nr_sorts++] = s;
 	}
