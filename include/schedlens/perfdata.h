@@ -154,6 +154,13 @@ const struct stream_evsel *perf_file__evsel_by_id(const struct perf_file *f, uin
  */
 int perf_file__run(struct perf_file *f, const struct stream_ops *ops, struct errbuf *err);
 
+/*
+ * While perf_file__run() reads, call @fn(@ctx, bytes of data read, bytes of data in all (0 in
+ * pipe mode: not known)) every few megabytes, for a command's progress line. NULL: none.
+ */
+void perf_file__set_progress(struct perf_file *f,
+			     void (*fn)(void *ctx, uint64_t done, uint64_t total), void *ctx);
+
 /* perf_file__open() + perf_file__run() + perf_file__delete(). */
 int perf_file__process(const char *path, const struct stream_ops *ops, struct errbuf *err);
 

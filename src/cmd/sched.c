@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include "cmd-options.h"
+#include "cmd-progress.h"
 #include "schedlens/commands.h"
 #include "schedlens/results.h"
 #include "schedlens/sampler.h"
@@ -208,6 +209,7 @@ static int sched_file(const struct sched_opts *o, struct schedan_opts *ao, struc
 		      struct topology **topo, char *cmdline, size_t len)
 {
 #ifdef HAVE_PERFDATA
+	struct cmd_progress progress;
 	struct errbuf err = { "" };
 	struct stream_ops ops;
 	struct perf_file *f;
@@ -227,7 +229,9 @@ static int sched_file(const struct sched_opts *o, struct schedan_opts *ao, struc
 		return 1;
 	}
 	schedan__ops(*an, &ops);
+	cmd_progress__attach(&progress, f, o->input);
 	ret = perf_file__run(f, &ops, &err);
+	cmd_progress__end(&progress);
 	snprintf(cmdline, len, "%s", perf_file__info(f)->cmdline ?: "");
 	perf_file__delete(f);
 	if (ret) {

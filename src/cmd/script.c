@@ -14,6 +14,7 @@
 #include <trace-seq.h>
 
 #include "cmd-options.h"
+#include "cmd-progress.h"
 #include "schedlens/commands.h"
 #include "schedlens/datasrc.h"
 #include "schedlens/kallsyms.h"
@@ -549,6 +550,7 @@ static int run_script(const struct script_opts *o)
 	struct stream_ops ops = { .ctx = &s, .begin = sc_begin, .sample = sc_sample,
 				  .comm = sc_comm, .mmap = sc_mmap, .task = sc_task,
 				  .raw = o->all ? sc_raw : NULL };
+	struct cmd_progress progress;
 	struct errbuf err = { "" };
 	size_t i;
 	int ret;
@@ -564,7 +566,9 @@ static int run_script(const struct script_opts *o)
 		goto out_delete;
 	trace_seq_init(&s.ts);
 	s.err = &err;
+	cmd_progress__attach(&progress, s.file, o->input);
 	ret = perf_file__run(s.file, &ops, &err);
+	cmd_progress__end(&progress);
 	trace_seq_destroy(&s.ts);
 	perf_file__delete(s.file);
 	kallsyms__delete(s.ksyms);

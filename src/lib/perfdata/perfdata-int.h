@@ -115,7 +115,21 @@ struct perf_file {
 	size_t pbuf_len;
 	uint64_t pipe_off;
 	struct errbuf *err;
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
+	uint64_t progress_next;		/* bytes of data read when it is called next */
 };
+
+#define PD_PROGRESS_STEP (16u << 20)
+
+/* the progress callback, every PD_PROGRESS_STEP bytes of data (@done of @total) */
+static inline void pd_progress(struct perf_file *f, uint64_t done, uint64_t total)
+{
+	if (f->progress && done >= f->progress_next) {
+		f->progress_next = done + PD_PROGRESS_STEP;
+		f->progress(f->progress_ctx, done, total);
+	}
+}
 
 static inline uint64_t pd_u64(const struct perf_file *f, uint64_t v)
 {

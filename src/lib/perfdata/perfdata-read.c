@@ -407,6 +407,7 @@ static int run_mapped(struct perf_file *f)
 				     h.size);
 			break;
 		}
+		pd_progress(f, off - f->hdr.data_offset, f->hdr.data_size);
 		if (h.type == PERF_RECORD_SAMPLE && f->begun && !f->swap && !(off & 7))
 			ret = sample_at(f, (const struct perf_event_header *)(f->map + off), off);
 		else
@@ -462,6 +463,7 @@ static int run_file(struct perf_file *f)
 				memcpy(c->data, prev->data + pos, keep);
 			if (prev)
 				stream_queue__done(&f->q, prev, off);
+			pd_progress(f, off - f->hdr.data_offset, f->hdr.data_size);
 			n = pread(f->fd, c->data + keep, want, off + keep);
 			if (n <= 0) {
 				ret = n < 0 ? err__set(f->err, -errno, "cannot read '%s': %s",
@@ -554,6 +556,7 @@ static int run_pipe(struct perf_file *f)
 		uint64_t off = f->pipe_off;
 
 		if (!c || c->len - pos < PERF_MAX_REC) {
+			pd_progress(f, off, 0);
 			if (c)
 				stream_queue__done(&f->q, c, off);
 			c = stream_chunk__new(PIPE_CHUNK);
@@ -721,6 +724,14 @@ int perf_file__run(struct perf_file *f, const struct stream_ops *ops, struct err
 		}
 	}
 	return ret;
+}
+
+void perf_file__set_progress(struct perf_file *f,
+			     void (*fn)(void *ctx, uint64_t done, uint64_t total), void *ctx)
+{
+	f->progress = fn;
+	f->progress_ctx = ctx;
+	f->progress_next = 0;
 }
 
 int perf_file__process(const char *path, const struct stream_ops *ops, struct errbuf *err)
