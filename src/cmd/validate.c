@@ -6,11 +6,11 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cmd-options.h"
 #include "schedlens/commands.h"
 #include "schedlens/manifest.h"
 #include "schedlens/results.h"
@@ -21,17 +21,14 @@ struct validate_opts {
 	struct validation_opts v;
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: schedlens validate [--alpha P] [--min-effect PCT] SERIES BASE.json "
-		   "NEW.json\n\n"
-		   "Judge a kernel-patches/ series (folder or manifest) on two results documents:\n"
-		   "BASE from the kernel without the series, NEW from the kernel with it.\n\n"
-		   "  --alpha P          family-wise significance level (default 0.05)\n"
-		   "  --min-effect PCT   smallest gain or loss that counts, in percent (default 3)\n\n"
-		   "exit: 0 validated or no effect, 1 regression, 2 unusable input, 3 inconclusive\n"
-		   "(single values a side, which no test can judge)\n");
-}
+static const char *const validate_usage[] = {
+	"usage: schedlens validate [--alpha P] [--min-effect PCT] SERIES BASE.json NEW.json",
+	"",
+	"Judge a kernel-patches/ series (folder or manifest) on two results documents:",
+	"BASE from the kernel without the series, NEW from the kernel with it.",
+	NULL
+};
+
 
 static void format_value(double v, char *buf, size_t len)
 {
@@ -263,47 +260,41 @@ static int parse_pct_opt(const char *s, double *out)
 	return parse_double(s, out) || *out < 0 ? -EINVAL : 0;
 }
 
+/* --min-effect PCT: a percentage, "%" or not */
+static int opt_min_effect(const struct option *opt, const char *arg, struct errbuf *err)
+{
+	if (parse_pct_opt(arg, opt->data))
+		return err__set(err, -EINVAL, "expected a percentage (0 or more)");
+	return 0;
+}
+
 int cmd_validate(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "min-effect", required_argument, NULL, 'e' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct validate_opts o = { 0 };
-	int c;
+	const struct option opts[] = {
+		OPT_DOUBLE_OPEN(0, "alpha", &o.v.alpha, 0, 1, "P",
+				"family-wise significance level (default 0.05)"),
+		OPT_CALLBACK(0, "min-effect", &o.v.min_effect, opt_min_effect, "PCT",
+			     "smallest gain or loss that counts, in percent (default 3)"),
+		OPT_TEXT(""),
+		OPT_TEXT("exit: 0 validated or no effect, 1 regression, 2 unusable "
+			 "input, 3 inconclusive"),
+		OPT_TEXT("(single values a side, which no test can judge)"),
+		OPT_END(),
+	};
+	const struct cmd_options cmd = { "validate", validate_usage, opts, 0 };
+	int n, c;
 
 	validation_opts__init(&o.v);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			if (parse_double(optarg, &o.v.alpha) || o.v.alpha <= 0 || o.v.alpha >= 1) {
-				fprintf(stderr, "validate: '%s' is not a level in (0, 1)\n", optarg);
-				return 2;
-			}
-			break;
-		case 'e':
-			if (parse_pct_opt(optarg, &o.v.min_effect)) {
-				fprintf(stderr, "validate: '%s' is not a percentage\n", optarg);
-				return 2;
-			}
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (argc - optind != 3) {
-		usage(stderr);
+	n = cmd_options__parse(&cmd, argc, argv, &c);
+	if (n < 0)
+		return c;
+	if (n != 3) {
+		options__usage(stderr, validate_usage, opts);
 		return 2;
 	}
-	o.series = argv[optind];
-	o.base = argv[optind + 1];
-	o.new = argv[optind + 2];
+	o.series = argv[1];
+	o.base = argv[2];
+	o.new = argv[3];
 	return run_validate(&o);
 }
