@@ -116,22 +116,13 @@ struct stream_ops {
 	int (*raw)(void *ctx, const struct perf_event_header *h, const void *rec);
 	int (*end)(void *ctx, const struct stream_stats *stats);
 	/*
-	 * Optional: the SAMPLEs whose cpumode has its bit in any_order (1 << cpumode) may come
-	 * here as they are read, outside time order, instead of to .sample; for a consumer whose
-	 * handling of them does not depend on the records around them. Some still come to
-	 * .sample (those a reader has to queue or copy), so both must count them alike. Read
-	 * once .begin has returned: begin may set them.
+	 * The SAMPLEs whose cpumode (misc & PERF_RECORD_MISC_CPUMODE_MASK) has its bit here
+	 * (1 << cpumode) may come to .sample as they are read, outside time order, for a
+	 * consumer whose handling of them does not depend on the records around them (perf's
+	 * ordered_events, for part of the samples; report's kernel samples by symbol). Both
+	 * sources honour it. Read once .begin has returned: begin may set it.
 	 */
-	int (*sample_any_order)(void *ctx, const struct stream_sample *s);
-	uint32_t any_order;
-	/*
-	 * Optional, with sample_any_order: the reader may count those samples itself by place
-	 * (event, ip) and hand each place over once, before .end: one of its samples, with the
-	 * earliest time among them, how many there were and their period summed. Only samples
-	 * with no callchain, branch stack or registers are counted so; the others still come
-	 * one by one.
-	 */
-	int (*place)(void *ctx, const struct stream_sample *s, uint64_t nr, uint64_t period);
+	uint32_t unordered;
 	/* the consumer reads no tracepoint payloads: the event formats are left unparsed, and
 	 * info->tep and the events' tp stay NULL (their names are kept) */
 	bool no_formats;

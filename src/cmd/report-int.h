@@ -104,8 +104,6 @@ bool report__kagg_eligible(const struct report *r, bool pipe);
 int report__kagg_new(struct report *r);
 void report__kagg_delete(struct report *r);
 int report__kagg_sample(void *ctx, const struct stream_sample *s);
-/* samples the reader counted at one place (stream_ops.place) */
-int report__kagg_place(void *ctx, const struct stream_sample *s, uint64_t nr, uint64_t period);
 /* the places into the hists; *@again when the kernel maps changed: read in time order */
 int report__kagg_finish(struct report *r, bool *again);
 

@@ -23,6 +23,7 @@ struct kagg_place {
 
 struct report_kagg {
 	struct kagg_place *v;		/* open addressing, nr == 0: free */
+	struct kagg_place *last;	/* the place of the previous sample: most often the next's */
 	size_t mask, used;
 	uint64_t kmaps_gen;		/* when the first sample came */
 	bool any;
@@ -87,6 +88,7 @@ static int grow(struct report_kagg *a)
 	free(a->v);
 	a->v = n.v;
 	a->mask = n.mask;
+	a->last = NULL;
 	return 0;
 }
 
@@ -103,7 +105,9 @@ static int kagg_add(struct report *r, const struct stream_sample *s, uint64_t nr
 		a->any = true;
 		a->kmaps_gen = threads__kmaps_gen(r->threads);
 	}
-	p = &a->v[slot_of(a, s->evsel, s->ip)];
+	p = a->last;
+	if (!p || p->ip != s->ip || p->evsel != s->evsel)
+		p = &a->v[slot_of(a, s->evsel, s->ip)];
 	if (!p->nr) {
 		if (2 * (a->used + 1) > a->mask + 1) {
 			if (grow(a))
@@ -119,17 +123,13 @@ static int kagg_add(struct report *r, const struct stream_sample *s, uint64_t nr
 	p->nr += nr;
 	p->period += period;
 	p->with_caller += with_caller;
+	a->last = p;
 	return 0;
 }
 
 int report__kagg_sample(void *ctx, const struct stream_sample *s)
 {
 	return kagg_add(ctx, s, 1, s->period, s->nr_callchain > 2);
-}
-
-int report__kagg_place(void *ctx, const struct stream_sample *s, uint64_t nr, uint64_t period)
-{
-	return kagg_add(ctx, s, nr, period, 0);
 }
 
 static int cmp_first(const void *x, const void *y)

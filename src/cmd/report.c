@@ -46,11 +46,8 @@ static int rep_begin(void *ctx, const struct stream_info *info)
 		return -ENOMEM;
 	if (r->kagg_allowed && report__kagg_eligible(r, info->pipe_mode)) {
 		ret = report__kagg_new(r);
-		if (!ret) {
-			r->ops->sample_any_order = report__kagg_sample;
-			r->ops->place = report__kagg_place;
-			r->ops->any_order = 1u << PERF_RECORD_MISC_KERNEL;
-		}
+		if (!ret)	/* they come to rep_sample as they are read */
+			r->ops->unordered = 1u << PERF_RECORD_MISC_KERNEL;
 	}
 	return ret;
 }
@@ -275,6 +272,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { .input = "perf.data" };
 	const char *sort = "comm,dso,sym";
+	bool stdio = false;
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &o.input, "FILE",
 			   "perf.data file, '-' for stdin (default perf.data)"),
@@ -291,6 +289,8 @@ int cmd_report(int argc, char **argv)
 		OPT_STRING('t', "field-separator", &o.sep, "SEP",
 			   "one line per entry: event, %period, %samples, keys"),
 		OPT_FLAG('n', "show-nr-samples", &o.show_nr, "a Samples column: each entry's count"),
+		OPT_FLAG(0, "stdio", &stdio, "the text tables (the only interface: perf's default\n"
+			 "where there is no TUI)"),
 		{ .kind = OPTION_CALLBACK, .long_name = "group", .data = &o.group,
 		  .callback = opt_group, .flags = OPTION_NOARG, .set = REPORT_GROUP_ON,
 		  .help = "an event group's members side by side (the default where\n"

@@ -40,11 +40,6 @@ static int f_sample(void *ctx, const struct stream_sample *s)
 	return hist__add(k->h, &key, s->period);
 }
 
-static int f_place(void *ctx, const struct stream_sample *s, uint64_t nr, uint64_t period)
-{
-	return nr && period >= s->period ? f_sample(ctx, s) : -1;
-}
-
 static int f_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm, bool exec,
 		  uint64_t time)
 {
@@ -67,8 +62,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sink k = { threads__new(), hist__new(sorts, 3), 0 };
 	/* kernel samples also through the reader's out-of-order path (report's) */
 	struct stream_ops ops = { .ctx = &k, .sample = f_sample, .comm = f_comm,
-				  .mmap = f_mmap, .task = f_task, .sample_any_order = f_sample,
-				  .place = f_place, .any_order = 1u << PERF_RECORD_MISC_KERNEL };
+				  .mmap = f_mmap, .task = f_task,
+				  .unordered = 1u << PERF_RECORD_MISC_KERNEL };
 	struct errbuf err = { "" };
 	char path[64];
 	size_t n;

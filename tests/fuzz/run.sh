@@ -13,7 +13,7 @@ fixtures=${FIXTURES:-$top/../shared/fixtures}
 mkdir -p "$out"
 command -v clang >/dev/null || { echo "fuzz: clang is not installed" >&2; exit 2; }
 srcs=(src/lib/perfdata/perfdata-attr.c src/lib/perfdata/perfdata-feat.c src/lib/perfdata/perfdata-header.c
-      src/lib/perfdata/perfdata-place.c src/lib/stream/queue.c src/lib/stream/decode.c
+      src/lib/stream/queue.c src/lib/stream/decode.c
       src/lib/perfdata/perfdata-read.c src/lib/perfdata/perfdata-sample.c src/lib/perfdata/perfdata-tracing.c
       src/lib/stream/sample-parse.c src/lib/symbols/threads.c src/lib/report/hist.c
       src/lib/util.c)

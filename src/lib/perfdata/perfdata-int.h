@@ -40,20 +40,6 @@ struct pd_evsel {
 	 * next one overwrites just those (the layout sets the same ones each time) */
 	struct stream_sample cur;
 	bool cur_ready;
-	struct pd_place *place;		/* where its last sample counted by place went */
-};
-
-/* samples counted by place (stream_ops.place): perfdata-place.c */
-struct pd_place {
-	uint64_t ip, time, nr, period;	/* time: the earliest */
-	struct pd_evsel *evsel;		/* NULL: a free slot */
-	uint32_t pid, tid, cpu;
-	uint16_t misc;
-};
-
-struct pd_places {
-	struct pd_place *v;		/* open addressing */
-	size_t mask, used;
 };
 
 /* perf's values for the fields a sample of @e does not carry */
@@ -109,8 +95,7 @@ struct perf_file {
 	struct stream_decoder dec;	/* the records other than SAMPLE */
 	/* pipe mode read buffer */
 	struct stream_chunk *chunk_pool;	/* FILE_CHUNK buffers to reuse */
-	uint32_t any_order;		/* ops->any_order when there is ops->sample_any_order */
-	struct pd_places places;
+	uint32_t unordered;		/* ops->unordered, once begin has returned */
 	uint8_t *pbuf;
 	size_t pbuf_len;
 	uint64_t pipe_off;
@@ -297,25 +282,6 @@ static inline int pd_parse_fixed(const struct pd_evsel *e, const struct perf_eve
 	return 0;
 }
 
-/* perfdata-place.c: @s (of @e) counted at its place, the event's last one or another */
-int pd_place_add_slow(struct perf_file *f, struct pd_evsel *e, const struct stream_sample *s);
-static inline int pd_place_add(struct perf_file *f, struct pd_evsel *e,
-			       const struct stream_sample *s)
-{
-	struct pd_place *p = e->place;
-
-	if (!p || p->ip != s->ip)
-		return pd_place_add_slow(f, e, s);
-	p->nr++;
-	p->period += s->period;
-	if (s->time < p->time)
-		p->time = s->time;
-	return 0;
-}
-/* every place to ops->place, then none */
-int pd_places_deliver(struct perf_file *f);
-void pd_places_free(struct perf_file *f);
-
 /*
  * Whether @e's samples are parsed over its previous one (e->cur), with no template to copy:
  * the common case, where the layout writes every field each time (tracepoints, and samples
@@ -329,7 +295,7 @@ static inline bool pd_parse_over(const struct perf_file *f, const struct pd_evse
 /*
  * The common sample @h of @e parsed into e->cur and counted, inline on a hot path: false when
  * it is not one (no layout to parse over, a raw callback, or too short), and then
- * pd_deliver() or pd_deliver_any_order() takes it and reports a bad one
+ * pd_deliver() takes it and reports a bad one
  */
 static inline bool pd_parse_common(struct perf_file *f, struct pd_evsel *e,
 				   const struct perf_event_header *h)
@@ -344,8 +310,5 @@ static inline bool pd_parse_common(struct perf_file *f, struct pd_evsel *e,
 /* a record the queue (f->q) hands back in time order */
 int pd_deliver_queued(void *ctx, const struct stream_qent *q);
 
-/* a SAMPLE to ops->sample_any_order, as it is read */
-int pd_deliver_any_order(struct perf_file *f, const struct perf_event_header *h,
-			 struct pd_evsel *e, uint64_t off);
 
 #endif

@@ -78,7 +78,7 @@ static int begin(struct perf_file *f)
 		pd_origin(f);
 	if (f->ops->begin)
 		ret = f->ops->begin(f->ops->ctx, &f->info);
-	f->any_order = f->ops->sample_any_order ? f->ops->any_order : 0;
+	f->unordered = f->ops->unordered;
 	return ret;
 }
 
@@ -370,12 +370,10 @@ static inline int sample_at(struct perf_file *f, const struct perf_event_header 
 
 	f->stats.nr_records++;
 	f->stats.nr_by_type[PERF_RECORD_SAMPLE]++;
-	if (f->any_order && e && (f->any_order >> (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) & 1)) {
+	if (f->unordered && e && (f->unordered >> (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) & 1)) {
 		if (!pd_parse_common(f, e, h))
-			return pd_deliver_any_order(f, h, e, off);
-		if (f->ops->place)
-			return pd_place_add(f, e, &e->cur);
-		return f->ops->sample_any_order(f->ops->ctx, &e->cur);
+			return pd_deliver(f, h, e, off);
+		return f->ops->sample ? f->ops->sample(f->ops->ctx, &e->cur) : 0;
 	}
 	if (e && e->time_off >= 0 && e->time_off + 8 <= h->size)
 		memcpy(&t, (const uint8_t *)h + e->time_off, 8);
@@ -673,7 +671,6 @@ void perf_file__delete(struct perf_file *f)
 	if (!f)
 		return;
 	stream_queue__exit(&f->q);
-	pd_places_free(f);
 	while (f->chunk_pool) {
 		struct stream_chunk *c = f->chunk_pool;
 
@@ -712,9 +709,6 @@ int perf_file__run(struct perf_file *f, const struct stream_ops *ops, struct err
 		ret = begin(f);
 	if (f->begun) {
 		ret2 = stream_queue__flush(&f->q, ~0ULL);
-		if (!ret)
-			ret = ret2;
-		ret2 = f->ops->place ? pd_places_deliver(f) : 0;
 		if (!ret)
 			ret = ret2;
 		if (f->ops->end) {

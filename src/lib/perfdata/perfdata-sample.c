@@ -95,8 +95,7 @@ static int deliver_other(struct perf_file *f, const struct perf_event_header *h,
 }
 
 static inline int deliver_sample(struct perf_file *f, const struct perf_event_header *h,
-				 struct pd_evsel *e, uint64_t off,
-				 int (*to)(void *ctx, const struct stream_sample *s))
+				 struct pd_evsel *e, uint64_t off)
 {
 	const struct stream_ops *o = f->ops;
 	const struct stream_sample *sp;
@@ -124,13 +123,7 @@ static inline int deliver_sample(struct perf_file *f, const struct perf_event_he
 	f->stats.nr_samples++;
 	if (o->raw && (ret = o->raw(o->ctx, h, h + 1)))
 		return ret;
-	return to ? to(o->ctx, sp) : 0;
-}
-
-int pd_deliver_any_order(struct perf_file *f, const struct perf_event_header *h,
-			 struct pd_evsel *e, uint64_t off)
-{
-	return deliver_sample(f, h, e, off, f->ops->sample_any_order);
+	return o->sample ? o->sample(o->ctx, sp) : 0;
 }
 
 int pd_deliver(struct perf_file *f, const struct perf_event_header *h, struct pd_evsel *e,
@@ -140,7 +133,7 @@ int pd_deliver(struct perf_file *f, const struct perf_event_header *h, struct pd
 	int ret;
 
 	if (h->type == PERF_RECORD_SAMPLE)
-		return deliver_sample(f, h, e, off, o->sample);
+		return deliver_sample(f, h, e, off);
 	if (o->raw && (ret = o->raw(o->ctx, h, h + 1)))
 		return ret;
 	return deliver_other(f, h, off);

@@ -446,6 +446,13 @@ static const struct perf_event_header *copy_record(struct sampler *s,
 	return to;
 }
 
+/* a SAMPLE the consumer takes outside time order (stream_ops.unordered), once it has begun */
+static bool unordered(const struct sampler *s, const struct perf_event_header *h)
+{
+	return s->begun && h->type == PERF_RECORD_SAMPLE && s->ops && s->ops->unordered &&
+	       (s->ops->unordered >> (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) & 1);
+}
+
 static int sampler__read_all(struct sampler *s)
 {
 	const struct perf_event_header *h;
@@ -459,6 +466,13 @@ static int sampler__read_all(struct sampler *s)
 		while (!ret && (e = perf_mmap__read_event(map)) != NULL) {
 			uint64_t off = s->pos;
 
+			if (unordered(s, &e->header)) {	/* delivered as read, not queued */
+				struct stream_qent q = { .rec = &e->header };
+
+				ret = deliver(s, &q);
+				perf_mmap__consume(map);
+				continue;
+			}
 			h = copy_record(s, &e->header);
 			ret = h ? stream_queue__push(&s->q, h, record_time(s, h), NULL, off) : -ENOMEM;
 			perf_mmap__consume(map);
@@ -548,6 +562,7 @@ int sampler__poll(struct sampler *s, int timeout_ms, const struct stream_ops *op
 
 	if (timeout_ms)
 		perf_evlist__poll(s->evlist, timeout_ms);
+	s->ops = ops;
 	ret = sampler__read_all(s);
 	if (ret)
 		return ret;
@@ -556,8 +571,10 @@ int sampler__poll(struct sampler *s, int timeout_ms, const struct stream_ops *op
 
 int sampler__drain(struct sampler *s, const struct stream_ops *ops)
 {
-	int ret = sampler__read_all(s);
+	int ret;
 
+	s->ops = ops;
+	ret = sampler__read_all(s);
 	if (!ret)
 		ret = sampler__flush(s, ~0ULL, ops);
 	if (!s->ended) {
