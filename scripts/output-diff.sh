@@ -41,7 +41,7 @@ if command -v perf >/dev/null; then
 fi
 
 cmds=(
-	"report --stdio"
+	"report"
 	"report --sort sym"
 	"report --sort dso"
 	"report --sort comm,dso,sym -n"
