@@ -37,6 +37,20 @@ int focus__find(const struct focus *f, const char *sym);
  */
 int focus__add(struct focus *f, const char *const *syms, size_t nr, uint64_t period);
 
+/*
+ * Count one sample taken in listed function @idx (focus__find()) at source line @line
+ * ("core.c:4190", copied). 0 or -ENOMEM.
+ */
+int focus__add_line(struct focus *f, int idx, const char *line, uint64_t period);
+
+struct focus_line {
+	char *line;
+	uint64_t samples, period;
+};
+
+/* the source lines counted for function @idx, hottest (by period) first */
+size_t focus__lines(struct focus *f, int idx, const struct focus_line **lines);
+
 /* rows in list order; @any gets the union: self in any listed function, through any of them */
 size_t focus__rows(const struct focus *f, const struct focus_row **rows);
 void focus__totals(const struct focus *f, struct focus_row *any, uint64_t *nr_samples,

@@ -135,8 +135,9 @@ size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsign
 		      struct sym_loc *out, size_t max);
 
 /*
- * The frames binutils' `addr2line -i -f` gives for @l (a user address symbols__resolve()
- * found in a DSO, as perf 6.1 asks for the frames of a DWARF-unwound callchain): the
+ * The frames binutils' `addr2line -i -f` gives for @l (an address symbols__resolve() found
+ * in a DSO, or in the kernel with a vmlinux, as perf 6.1 asks for the frames of a
+ * DWARF-unwound callchain and perf report --inline for every frame): the
  * functions inlined there, innermost first, then the one they are inlined into, as DWARF
  * names them (where DWARF has no function, the symbol table's). Up to @max names into
  * @names, valid until symbols__delete(); returns how many, 0 where the address has no line

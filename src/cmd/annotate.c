@@ -30,6 +30,7 @@ struct annotate_opts {
 
 struct annotate_ctx {
 	const struct annotate_opts *o;
+	struct perf_file *file;
 	struct symbols *syms;
 	struct sym_lines lines;
 	struct sym_stacks *pieces;	/* FUNC's samples by clone or inlined copy */
@@ -48,19 +49,21 @@ struct annotate_ctx {
 static int ann_begin(void *ctx, const struct stream_info *info)
 {
 	struct annotate_ctx *a = ctx;
+	const struct perf_file_header *h = perf_file__header(a->file);
 	struct symbols_config cfg = { .lines = true, .inlines = true };
-	char kbuf[4096], cbuf[4096];
+	char cbuf[4096];
 
 	cfg.symfs = a->o->symfs;
 	cfg.cache_dir = a->o->no_cache ? NULL : symbols__cache_dir(cbuf, sizeof(cbuf));
 	cfg.vmlinux = a->o->vmlinux;
-	cfg.kallsyms = symbols__pick_kallsyms(a->o->input, a->o->kallsyms, &info->origin, kbuf,
-					      sizeof(kbuf));
-	cfg.elsewhere = !a->o->symfs && !origin__same_machine(&info->origin);
+	cfg.kallsyms = a->o->kallsyms;
 	a->has_note = symbols__record_note(info->cmdline, a->note, sizeof(a->note)) != NULL;
 	if (info->nr_evsels)
 		snprintf(a->event, sizeof(a->event), "%s", info->evsels[0].name);
-	a->syms = symbols__new(&cfg, &a->err);
+	a->syms = symbols__new_input(&cfg, a->o->input, info, h->build_ids, h->nr_build_ids,
+				     &a->err);
+	if (!a->syms)
+		return -EINVAL;
 	a->pieces = sym_stacks__new();
 	a->seen = sym_stacks__new();
 	return a->syms && a->pieces && a->seen ? 0 : -ENOMEM;
@@ -274,7 +277,8 @@ static int run_annotate(const struct annotate_opts *o)
 	};
 	int ret = 1, rc;
 
-	rc = perf_file__process(o->input, &ops, &a.err);
+	rc = perf_file__open(&a.file, o->input, &a.err) ?: perf_file__run(a.file, &ops, &a.err);
+	perf_file__delete(a.file);
 	if (rc) {
 		fprintf(stderr, "annotate: %s\n", a.err.msg[0] ? a.err.msg : strerror(-rc));
 		goto out_free;

@@ -78,6 +78,7 @@ struct report {
 	struct report_kagg *kagg;	/* kernel samples by place (report-kagg.c), or NULL */
 	struct hist_group *groups;	/* [event], set before printing */
 	struct sample_read *sread;	/* NULL: no event's samples read counters */
+	struct errbuf *err;		/* why the file cannot be reported */
 };
 
 /* report.c: where @s landed, into hist key @k; symrep (if any) counts it */

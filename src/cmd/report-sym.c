@@ -13,6 +13,8 @@
 #include "schedlens/focus.h"
 #include "report-int.h"
 
+#define REPORT_FOCUS_LINES 3
+
 int report__sym_begin(struct report *r, const struct stream_info *info)
 {
 	const struct report_opts *o = r->o;
@@ -35,8 +37,10 @@ int report__sym_begin(struct report *r, const struct stream_info *info)
 	sc.nr_events = info->nr_evsels;
 	sc.focus = r->focus;
 	r->syms = symbols__new_input(&cfg, o->input, info, h ? h->build_ids : NULL,
-				     h ? h->nr_build_ids : 0, NULL);
-	r->symrep = r->syms ? symrep__new(r->syms, &sc) : NULL;
+				     h ? h->nr_build_ids : 0, r->err);
+	if (!r->syms)
+		return -EINVAL;
+	r->symrep = symrep__new(r->syms, &sc);
 	return r->symrep ? 0 : -ENOMEM;
 }
 
@@ -546,6 +550,28 @@ out_free:
 	return ret;
 }
 
+/* the hottest source lines of each listed function's self samples */
+static void print_focus_lines(struct report *r, const struct focus_row *rows, size_t n,
+			      uint64_t tp)
+{
+	const struct focus_line *l;
+	bool head = false;
+	size_t i, j, nl;
+
+	for (i = 0; i < n; i++) {
+		nl = focus__lines(r->focus, (int)i, &l);
+		for (j = 0; j < nl && j < REPORT_FOCUS_LINES; j++) {
+			if (!head)
+				printf("#\n# hottest source lines of the self samples (%d a function)\n"
+				       "#     Self   Samples  %-28s Function\n", REPORT_FOCUS_LINES,
+				       "Line");
+			head = true;
+			printf("%9.2f%% %9llu  %-28s %s\n", tp ? 100.0 * l[j].period / tp : 0.0,
+			       (unsigned long long)l[j].samples, l[j].line, rows[i].name);
+		}
+	}
+}
+
 void report__print_focus(struct report *r)
 {
 	const struct focus_row *rows;
@@ -567,6 +593,7 @@ void report__print_focus(struct report *r)
 		       tp ? 100.0 * e->through_period / tp : 0.0,
 		       (unsigned long long)e->through_samples, e->name);
 	}
+	print_focus_lines(r, rows, n, tp);
 }
 
 void report__print_folded(struct report *r)

@@ -158,7 +158,7 @@ static int rep_lost(void *ctx, uint64_t id, uint64_t nr, uint64_t time)
 static int report_file(const struct report_opts *o, struct perf_file *f, bool kagg_allowed,
 		       bool *again, struct errbuf *err)
 {
-	struct report r = { .o = o, .f = f, .kagg_allowed = kagg_allowed };
+	struct report r = { .o = o, .f = f, .kagg_allowed = kagg_allowed, .err = err };
 	struct stream_ops ops = { .ctx = &r, .begin = rep_begin, .sample = rep_sample,
 				  .comm = rep_comm, .mmap = rep_mmap, .task = rep_task,
 				  .lost = rep_lost, .no_formats = true };

@@ -594,7 +594,7 @@ out_delete:
 
 static const char *const script_usage[] = {
 	"usage: schedlens script [-i FILE] [-F FIELDS] [--all] [--kallsyms FILE]",
-	"                        [--symfs DIR] [--vmlinux FILE]",
+	"                        [--symfs DIR] [--vmlinux FILE] [--inline]",
 	NULL
 };
 
@@ -622,7 +622,12 @@ int cmd_script(int argc, char **argv)
 			   "FILE.kallsyms, else /proc/kallsyms when the file\n"
 			   "was recorded this boot)"),
 		OPT_STRING(0, "symfs", &o.symfs, "DIR", "look for DSOs and debug files under DIR"),
-		OPT_STRING(0, "vmlinux", &o.vmlinux, "FILE", "kernel symbols from a vmlinux"),
+		OPT_STRING(0, "vmlinux", &o.vmlinux, "FILE",
+			   "kernel symbols from a vmlinux (default: the recorded\n"
+			   "kernel's, by its build-id, where perf looks for it)"),
+		OPT_FLAG(0, "inline", &o.inline_frames,
+			 "the functions inlined at each callchain entry, as\n"
+			 "addr2line -i names them (perf 6.1: DWARF-unwound only)"),
 		OPT_END(),
 	};
 	const struct cmd_options cmd = { "schedlens script", script_usage, opts, 0 };

@@ -289,6 +289,21 @@ START_TEST(test_focus)
 	ck_assert_uint_eq(period, 16);
 	ck_assert_uint_eq(any.self_period, 10);
 	ck_assert_uint_eq(any.through_period, 15);
+	/* the self samples of a function by source line, hottest first */
+	ck_assert_int_eq(focus__add_line(f, uc, "fair.c:900", 10), 0);
+	ck_assert_int_eq(focus__add_line(f, uc, "fair.c:905", 3), 0);
+	ck_assert_int_eq(focus__add_line(f, uc, "fair.c:905", 9), 0);
+	ck_assert_int_eq(focus__add_line(f, -1, "x.c:1", 9), 0);
+	{
+		const struct focus_line *l;
+
+		ck_assert_uint_eq(focus__lines(f, uc, &l), 2);
+		ck_assert_str_eq(l[0].line, "fair.c:905");
+		ck_assert_uint_eq(l[0].samples, 2);
+		ck_assert_uint_eq(l[0].period, 12);
+		ck_assert_str_eq(l[1].line, "fair.c:900");
+		ck_assert_uint_eq(focus__lines(f, tt, &l), 0);
+	}
 	focus__delete(f);
 
 	ck_assert_ptr_null(focus__load("no-such-list", SCHEDLENS_DATADIR, &e));

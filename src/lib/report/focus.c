@@ -12,6 +12,10 @@ struct focus {
 	int *by_name;			/* indexes into rows, sorted by name */
 	char *names;			/* one buffer holding every name */
 	unsigned int *seen;		/* per row: last sample that counted it (through) */
+	struct focus_lines {
+		struct focus_line *v;
+		size_t nr, alloc;
+	} *lines;			/* per row: its self samples by source line */
 	unsigned int stamp;
 	struct focus_row any;
 	uint64_t nr_samples, period;
@@ -109,7 +113,8 @@ struct focus *focus__load(const char *what, const char *datadir, struct errbuf *
 		goto out_free;
 	f->by_name = malloc(f->nr * sizeof(*f->by_name));
 	f->seen = calloc(f->nr, sizeof(*f->seen));
-	if (!f->by_name || !f->seen) {
+	f->lines = calloc(f->nr, sizeof(*f->lines));
+	if (!f->by_name || !f->seen || !f->lines) {
 		err__set(err, -ENOMEM, "focus: %s", strerror(ENOMEM));
 		goto out_free;
 	}
@@ -125,11 +130,19 @@ out_free:
 
 void focus__delete(struct focus *f)
 {
+	size_t i, j;
+
 	if (!f)
 		return;
 	free(f->rows);
 	free(f->by_name);
 	free(f->seen);
+	for (i = 0; f->lines && i < f->nr; i++) {
+		for (j = 0; j < f->lines[i].nr; j++)
+			free(f->lines[i].v[j].line);
+		free(f->lines[i].v);
+	}
+	free(f->lines);
 	free(f->names);
 	free(f);
 }
@@ -215,4 +228,56 @@ void focus__totals(const struct focus *f, struct focus_row *any, uint64_t *nr_sa
 	*any = f->any;
 	*nr_samples = f->nr_samples;
 	*period = f->period;
+}
+
+int focus__add_line(struct focus *f, int idx, const char *line, uint64_t period)
+{
+	struct focus_lines *l;
+	size_t i;
+
+	if (idx < 0 || (size_t)idx >= f->nr)
+		return 0;
+	l = &f->lines[idx];
+	for (i = 0; i < l->nr && strcmp(l->v[i].line, line); i++)
+		;
+	if (i == l->nr) {
+		if (l->nr == l->alloc) {
+			size_t na = l->alloc ? l->alloc * 2 : 8;
+			struct focus_line *n = realloc(l->v, na * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			l->v = n;
+			l->alloc = na;
+		}
+		l->v[i] = (struct focus_line){ strdup(line), 0, 0 };
+		if (!l->v[i].line)
+			return -ENOMEM;
+		l->nr++;
+	}
+	l->v[i].samples++;
+	l->v[i].period += period;
+	return 0;
+}
+
+static int line_cmp(const void *a, const void *b)
+{
+	const struct focus_line *x = a, *y = b;
+
+	if (x->period != y->period)
+		return x->period > y->period ? -1 : 1;
+	return strcmp(x->line, y->line);
+}
+
+size_t focus__lines(struct focus *f, int idx, const struct focus_line **lines)
+{
+	struct focus_lines *l;
+
+	*lines = NULL;
+	if (idx < 0 || (size_t)idx >= f->nr)
+		return 0;
+	l = &f->lines[idx];
+	qsort(l->v, l->nr, sizeof(*l->v), line_cmp);
+	*lines = l->v;
+	return l->nr;
 }

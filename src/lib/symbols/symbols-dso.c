@@ -410,12 +410,12 @@ size_t sym_dso__inlines(struct symbols *s, struct sym_dso *d, uint64_t key, cons
 		if (tag != DW_TAG_subprogram)
 			continue;
 		names[nr++] = dwarf_lowpc(&scopes[i], &lowpc) ? dwarf_diename(&scopes[i]) ?: "??" :
-			      a2l_name(s, d, lowpc + bias, dwarf_diename(&scopes[i]), a);
+			      a2l_name(s, d, lowpc + bias - d->kdelta, dwarf_diename(&scopes[i]), key);
 		break;
 	}
 	free(scopes);
 	if (i == n && nr < max)	/* no function in DWARF */
-		names[nr++] = a2l_name(s, d, 0, NULL, a);
+		names[nr++] = a2l_name(s, d, 0, NULL, key);
 	return nr;
 }
 

@@ -92,6 +92,13 @@ struct symbols {
 	} memo;
 	char *cache_dir;	/* persistent cache, NULL: none */
 	struct unwinder *uw;	/* --call-graph dwarf user stacks, made on the first one */
+	struct sym_inl {	/* symbols__inlines() by place: DWARF scopes cost per address */
+		const struct sym_dso *dso;
+		uint64_t addr;
+		const char **names;
+		size_t nr;
+	} *inl;
+	size_t inl_mask, inl_used;
 };
 
 struct sym_dso *sym_dso__new(const char *name, const char *path, bool kernel);
@@ -134,6 +141,21 @@ struct stat;
 /* "PATH DEV INO SIZE MTIME" of a file: what a cache entry made from it is checked against */
 void sym_file_ident(const char *path, const struct stat *st, char *buf, size_t len);
 struct sym_cache_ent *sym_dso__slot(struct sym_dso *d, uint64_t key);
+
+/* the GNU build-id note of the ELF file @path: up to @max bytes into @id, its size (0: none)
+ * or -errno (-ENOEXEC: not an ELF) */
+int sym_elf_build_id(const char *path, uint8_t *id, size_t max);
+/*
+ * The vmlinux of the recorded kernel (@kid: the recording's build-id for [kernel.kallsyms],
+ * @kid_size 0 when it has none; @release its uname -r or NULL) into @buf, "" when none: @given
+ * when set (-EINVAL with the reason in @err when its build-id is another's); else the first
+ * of perf's places under @symfs (SYMFS/usr/lib/debug/.build-id/xx/yyyy.debug,
+ * /boot/vmlinux-RELEASE, /usr/lib/debug/boot/vmlinux-RELEASE, ...) whose build-id is @kid's:
+ * none is looked for without @kid. 0 or -EINVAL.
+ */
+int sym_vmlinux__pick(const char *given, const char *symfs, const char *release,
+		      const uint8_t *kid, size_t kid_size, char *buf, size_t len,
+		      struct errbuf *err);
 void sym_src__delete_all(struct sym_src *src);
 
 #endif

@@ -423,6 +423,24 @@ int symrep__finish(struct symrep *r)
 	return ret;
 }
 
+/* the source line of a sample taken in a listed function (@moved: frame 0 a caller's) */
+static int focus_line(struct symrep *r, const struct stream_sample *s, bool moved)
+{
+	const struct sym_loc *f = &r->frames[0];
+	int k = focus__find(r->cfg.focus, f->sym);
+	struct sym_loc l;
+	char buf[512];
+
+	if (k < 0)
+		return 0;
+	symbols__resolve(r->syms, s->pid, f->ip,
+			 f->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
+			 SYM_LINES | (moved ? SYM_RETADDR : 0), &l);
+	if (!l.srcfile)
+		return 0;
+	return focus__add_line(r->cfg.focus, k, sym_loc__srcline(&l, buf, sizeof(buf)), s->period);
+}
+
 /* a sample's frames looked up as it comes (callchains, or rows not by label) */
 static __attribute__((noinline)) int frames_sample(struct symrep *r,
 						   const struct stream_sample *s, size_t idx,
@@ -430,6 +448,7 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 {
 	unsigned int flags = r->flags;
 	size_t nf = 1, np, i;
+	bool moved = false;
 	int ret = 0;
 
 	if (r->chains)
@@ -444,14 +463,17 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 		if (!r->skid_sym)
 			r->skid_sym = r->frames[0].sym;
 		r->skid_with_caller += r->chains ? nf > 1 : s->nr_callchain > 2;
-		while (r->cfg.skid_caller && nf > 1 && is_skid(r, r->frames[0].sym))
+		while (r->cfg.skid_caller && nf > 1 && is_skid(r, r->frames[0].sym)) {
 			memmove(r->frames, r->frames + 1, --nf * sizeof(r->frames[0]));
+			moved = true;
+		}
 	}
 	*self = &r->frames[0];
 	if (r->cfg.focus) {
 		for (i = 0; i < nf; i++)
 			r->names[i] = r->frames[i].sym;
-		ret = focus__add(r->cfg.focus, r->names, nf, s->period);
+		ret = focus__add(r->cfg.focus, r->names, nf, s->period) ?:
+		      focus_line(r, s, moved);
 	}
 	if (!ret && r->folded)
 		ret = add_folded(r, comm, nf, s->period);

@@ -99,6 +99,9 @@ void symbols__delete(struct symbols *s)
 	sym_src__delete_all(s->srcs);
 	kallsyms__delete(s->ks);
 	unwinder__delete(s->uw);
+	for (i = 0; s->inl && i <= s->inl_mask; i++)
+		free(s->inl[i].names);
+	free(s->inl);
 	sym_stacks__delete(s->strs);
 	free(s->cache_dir);
 	free(s->procs);
@@ -176,6 +179,11 @@ int symbols__build_id(struct symbols *s, const char *filename, const uint8_t *id
 {
 	struct stream_mmap m = { .filename = filename, .has_build_id = true };
 
+	if (filename && !strcmp(filename, KERNEL_DSO) && size) {
+		s->kernel->build_id_size = size > 20 ? 20 : size;
+		memcpy(s->kernel->build_id, id, s->kernel->build_id_size);
+		return 0;
+	}
 	if (!filename || filename[0] != '/' || !size)
 		return 0;
 	m.build_id_size = size > 20 ? 20 : size;
@@ -587,13 +595,72 @@ size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsign
 	return chain_unwound(s, smp, flags, out, n, max);
 }
 
+#define SYM_INL_MAX 32
+
+static size_t inl_hash(const struct sym_dso *d, uint64_t addr)
+{
+	return (size_t)((addr * 0x9e3779b97f4a7c15ull) >> 20 ^ (uintptr_t)d);
+}
+
+static struct sym_inl *inl_slot(struct symbols *s, const struct sym_dso *d, uint64_t addr)
+{
+	size_t i;
+
+	if (s->inl_used * 2 >= s->inl_mask) {
+		size_t nmask = s->inl_mask ? s->inl_mask * 2 + 1 : 1023, j;
+		struct sym_inl *n = calloc(nmask + 1, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (j = 0; s->inl && j <= s->inl_mask; j++) {
+			const struct sym_inl *e = &s->inl[j];
+			size_t k;
+
+			if (!e->dso)
+				continue;
+			for (k = inl_hash(e->dso, e->addr) & nmask; n[k].dso; k = (k + 1) & nmask)
+				;
+			n[k] = *e;
+		}
+		free(s->inl);
+		s->inl = n;
+		s->inl_mask = nmask;
+	}
+	for (i = inl_hash(d, addr) & s->inl_mask; s->inl[i].dso; i = (i + 1) & s->inl_mask)
+		if (s->inl[i].dso == d && s->inl[i].addr == addr)
+			break;
+	return &s->inl[i];
+}
+
 size_t symbols__inlines(struct symbols *s, const struct sym_loc *l, const char **names,
 			size_t max)
 {
-	if (!l->dso || l->kernel || !l->sym)
+	const char *v[SYM_INL_MAX];
+	struct sym_inl *e;
+	size_t n;
+
+	if (!l->dso || !l->sym || (l->kernel && !s->vmlinux))
 		return 0;
-	sym_dso__load(s, l->dso);
-	return sym_dso__inlines(s, l->dso, l->addr, names, max);
+	e = inl_slot(s, l->dso, l->addr);
+	if (!e || !e->dso) {
+		sym_dso__load(s, l->dso);
+		n = sym_dso__inlines(s, l->dso, l->addr, v, SYM_INL_MAX);
+		if (e && (e->names = malloc((n ? n : 1) * sizeof(*v)))) {
+			memcpy(e->names, v, n * sizeof(*v));
+			e->nr = n;
+			e->dso = l->dso;
+			e->addr = l->addr;
+			s->inl_used++;
+		}
+		if (!e || !e->dso) {	/* out of memory: the answer, not kept */
+			n = n < max ? n : max;
+			memcpy(names, v, n * sizeof(*v));
+			return n;
+		}
+	}
+	n = e->nr < max ? e->nr : max;
+	memcpy(names, e->names, n * sizeof(*names));
+	return n;
 }
 
 const char *symbols__pick_kallsyms(const char *data, const char *given,
@@ -617,11 +684,19 @@ struct symbols *symbols__new_input(const struct symbols_config *cfg, const char 
 				   const struct stream_info *info, const struct perf_build_id *ids,
 				   size_t nr, struct errbuf *err)
 {
+	const struct perf_build_id *kid = NULL;
 	struct symbols_config c = *cfg;
-	char kbuf[4096];
+	char kbuf[4096], vbuf[4096];
 	struct symbols *s;
 	size_t i;
 
+	for (i = 0; i < nr && !kid; i++)
+		if (ids[i].filename && !strcmp(ids[i].filename, KERNEL_DSO) && ids[i].size)
+			kid = &ids[i];
+	if (sym_vmlinux__pick(cfg->vmlinux, cfg->symfs, info->os_release, kid ? kid->id : NULL,
+			      kid ? kid->size : 0, vbuf, sizeof(vbuf), err))
+		return NULL;
+	c.vmlinux = vbuf[0] ? vbuf : NULL;
 	c.kallsyms = symbols__pick_kallsyms(data, cfg->kallsyms, &info->origin, kbuf, sizeof(kbuf));
 	c.elsewhere = !cfg->symfs && !origin__same_machine(&info->origin);
 	s = symbols__new(&c, err);
