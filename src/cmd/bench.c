@@ -253,13 +253,15 @@ int cmd_bench(int argc, char **argv)
 	bool help = false;
 	const struct option opts[] = {
 		OPT_STRING('r', "repeat", &repeat, "N", "run N times (default 1)"),
-		OPT_FLAG(0, "json", &o->json, "write a results document (kind \"bench\") to stdout"),
-		OPT_STRING('o', "output", &o->output, "F", "write the results document to F instead"),
+		OPT_FLAG(0, "json", &o->json,
+			 "write a results document (kind \"bench\") to stdout"),
+		OPT_STRING('o', "output", &o->output, "F",
+			   "write the results document to F instead"),
 		OPT_FLAG(0, "list", &o->list, "list the workloads"),
 		OPT_FLAG('h', "help", &help, "this text; after NAME, the workload's options"),
 		OPT_END(),
 	};
-	/* bench's own options anywhere before "--", by their whole names: the rest the workload's */
+	/* bench's own options before "--", by their whole names; the rest are the workload's */
 	const struct cmd_options cmd = { "bench", bench_usage, opts,
 					 OPTIONS_KEEP_UNKNOWN | OPTIONS_EXACT };
 	int n, i, ret = 2;
@@ -270,8 +272,8 @@ int cmd_bench(int argc, char **argv)
 		return ret;
 	name = n ? argv[1] : NULL;
 	if (name && name[0] == '-')
-		return cmd_options__error(&cmd, "unknown option '%s' (workload options go after NAME)",
-					  name);
+		return cmd_options__error(&cmd, "unknown option '%s' (workload options go after "
+					  "NAME)", name);
 	if (repeat && parse_long(repeat, 1, BENCH_MAX_REPEAT, &o->repeat))
 		return cmd_options__error(&cmd, "invalid --repeat '%s': expected 1 to %d", repeat,
 					  BENCH_MAX_REPEAT);

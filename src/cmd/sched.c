@@ -439,7 +439,8 @@ int cmd_sched(int argc, char **argv)
 			   "record on these CPUs only (default: all online)"),
 		OPT_CALLBACK('m', "mmap-pages", &o.mmap_pages, opt_mmap_pages, "N",
 			     "ring buffer pages per CPU, a power of two (default 1024)"),
-		OPT_FLAG(0, "json", &o.json, "a results document (JSON) on stdout instead of tables"),
+		OPT_FLAG(0, "json", &o.json,
+			 "a results document (JSON) on stdout instead of tables"),
 		OPT_STRING(0, "name", &o.name, "NAME",
 			   "the document's entry id (default: what was analysed:\n"
 			   "the workload, or with -i the command the file recorded,\n"

@@ -526,7 +526,8 @@ int cmd_stat(int argc, char **argv)
 	const struct option opts[] = {
 		OPT_CALLBACK('e', "event", &o, opt_event, "LIST",
 			     "events to count (perf names, tracepoints, rNNNN, libpfm4 names)"),
-		OPT_INCR('d', "detailed", &o.detail, "add L1 and LLC events; -dd and -ddd add more"),
+		OPT_INCR('d', "detailed", &o.detail,
+			 "add L1 and LLC events; -dd and -ddd add more"),
 		OPT_INT('r', "repeat", &o.repeat, 1, STAT_MAX_RUNS, "N",
 			"run N times; print mean and ( +- standard error of the mean % )"),
 		OPT_FLAG('a', "all-cpus", &o.system_wide,

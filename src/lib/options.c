@@ -188,7 +188,8 @@ static int set_number(const struct parse *p, const struct option *o, const char 
 		if (parse_long(arg, o->min, o->max, &l) && o->max == LONG_MAX)
 			return bad_value(p, name, arg, "an integer of at least %ld", o->min);
 		if (parse_long(arg, o->min, o->max, &l))
-			return bad_value(p, name, arg, "an integer from %ld to %ld", o->min, o->max);
+			return bad_value(p, name, arg, "an integer from %ld to %ld", o->min,
+					 o->max);
 		*(long *)o->value = l;
 		return 0;
 	case OPTION_UINT:
@@ -212,7 +213,8 @@ static int set_number(const struct parse *p, const struct option *o, const char 
 	}
 }
 
-static int apply_one(const struct parse *p, const struct match *m, const char *name, const char *arg)
+static int apply_one(const struct parse *p, const struct match *m, const char *name,
+		     const char *arg)
 {
 	const struct option *o = m->opt;
 	int ret;
@@ -247,8 +249,8 @@ static int apply_one(const struct parse *p, const struct match *m, const char *n
 		if (ret >= 0)
 			return 0;
 		if (!p->err->msg[0])
-			return err__set(p->err, ret, "%s%s%s%s: %s", name, arg ? " '" : "", arg ?: "",
-					arg ? "'" : "", strerror(-ret));
+			return err__set(p->err, ret, "%s%s%s%s: %s", name, arg ? " '" : "",
+					arg ?: "", arg ? "'" : "", strerror(-ret));
 		return arg ? err__prefix(p->err, ret, "%s '%s'", name, arg) :
 			     err__prefix(p->err, ret, "%s", name);
 	default:
@@ -404,8 +406,8 @@ static int left_column(const struct option *o, char *buf, size_t len)
 			 o->short_name && o->long_name ? ", " : "  ");
 
 	if (o->long_name)
-		n += snprintf(buf + n, len - (size_t)n, "--%s%s", o->kind == OPTION_BOOL ? "[no-]" : "",
-			      o->long_name);
+		n += snprintf(buf + n, len - (size_t)n, "--%s%s",
+			      o->kind == OPTION_BOOL ? "[no-]" : "", o->long_name);
 	if (takes_value(o))
 		n += snprintf(buf + n, len - (size_t)n, " %s", o->argh ?: "ARG");
 	return n;
