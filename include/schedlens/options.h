@@ -33,7 +33,7 @@ enum option_kind {
 	OPTION_SET,		/* int *value = set */
 	OPTION_INT,		/* long *value, in [min, max] */
 	OPTION_UINT,		/* uint64_t *value, in [umin, umax] */
-	OPTION_DOUBLE,		/* double *value, in [dmin, dmax] (OPTION_OPEN: (dmin, dmax)) */
+	OPTION_DOUBLE,		/* double *value, in [dmin, dmax] (OPTION_OPEN_*: ends refused) */
 	OPTION_STRING,		/* const char **value = the argument (the last one given wins) */
 	OPTION_STRINGS,		/* const char *value[max]: each one appended, *count of them */
 	OPTION_CALLBACK,	/* callback(opt, argument or NULL with OPTION_NOARG, err) */
@@ -43,12 +43,16 @@ enum option_kind {
 #define OPTION_NOARG	(1u << 0)	/* a callback that takes no value */
 #define OPTION_STOP	(1u << 1)	/* the options end after this one (--bench NAME ARGS...) */
 #define OPTION_HIDDEN	(1u << 2)	/* parsed, not in the help (an alias) */
-#define OPTION_OPEN	(1u << 3)	/* OPTION_DOUBLE: the bounds themselves are refused */
+#define OPTION_OPEN_MIN	(1u << 3)	/* OPTION_DOUBLE: dmin itself is refused */
+#define OPTION_OPEN_MAX	(1u << 4)	/* OPTION_DOUBLE: dmax itself is refused */
+#define OPTION_OPEN	(OPTION_OPEN_MIN | OPTION_OPEN_MAX)
+#define OPTION_PERCENT	(1u << 5)	/* OPTION_DOUBLE: "3" or "3%" */
 
 /* flags of options__parse() */
 #define OPTIONS_STOP_AT_NON_OPTION (1u << 0)	/* the first argument ends the options */
 #define OPTIONS_KEEP_UNKNOWN	   (1u << 1)	/* unknown options are arguments, not errors */
 #define OPTIONS_EXACT		   (1u << 2)	/* long names whole, no prefixes */
+#define OPTIONS_NO_ARGUMENTS	   (1u << 3)	/* an argument is a usage error */
 
 /* what options__parse() returns after -h or --help (not an errno) */
 #define OPTIONS_HELP (-4096)
@@ -107,6 +111,11 @@ struct option {
 	{ .kind = OPTION_DOUBLE, .short_name = (s), .long_name = (l), \
 	  .value = OPT__PTR(double, v), .dmin = (lo), .dmax = (hi), .flags = OPTION_OPEN, \
 	  .argh = (a), .help = (h) }
+/* a percentage, "%" or not, in [lo, hi] or as @f (OPTION_OPEN_*) says; DBL_MAX: no bound */
+#define OPT_PERCENT(s, l, v, lo, hi, f, a, h) \
+	{ .kind = OPTION_DOUBLE, .short_name = (s), .long_name = (l), \
+	  .value = OPT__PTR(double, v), .dmin = (lo), .dmax = (hi), \
+	  .flags = OPTION_PERCENT | (f), .argh = (a), .help = (h) }
 #define OPT_STRING(s, l, v, a, h) \
 	{ .kind = OPTION_STRING, .short_name = (s), .long_name = (l), \
 	  .value = OPT__PTR(const char *, v), .argh = (a), .help = (h) }
@@ -130,7 +139,8 @@ struct option {
  * arguments left, moved in their order to argv[1..n] with argv[n + 1] NULL (argv[0] is kept);
  * OPTIONS_HELP after -h or --help (where the table has no entry of its own for them); or a
  * negative errno with the message in @err: -EINVAL for a usage error (an unknown or ambiguous
- * option, a missing or refused value), what a callback returned otherwise.
+ * option, a missing or refused value, an argument with OPTIONS_NO_ARGUMENTS), what a callback
+ * returned otherwise.
  */
 int options__parse(int argc, char **argv, const struct option *opts, unsigned int flags,
 		   struct errbuf *err);

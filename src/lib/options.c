@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Table-driven option parsing and the help printed from the same table (options.h). */
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -176,6 +177,40 @@ static int bad_value(const struct parse *p, const char *name, const char *arg, c
 	return err__set(p->err, -EINVAL, "%s '%s': expected %s", name, arg, want);
 }
 
+/* OPTION_DOUBLE: 0, or -EINVAL when @arg is no number in the entry's range */
+static int parse_in_range(const struct option *o, const char *arg, double *d)
+{
+	char buf[64];
+	size_t len = strlen(arg);
+
+	if ((o->flags & OPTION_PERCENT) && len && arg[len - 1] == '%') {
+		if (len >= sizeof(buf))
+			return -EINVAL;
+		memcpy(buf, arg, len - 1);
+		buf[len - 1] = '\0';
+		arg = buf;
+	}
+	if (parse_double(arg, d) || *d < o->dmin || *d > o->dmax ||
+	    ((o->flags & OPTION_OPEN_MIN) && *d == o->dmin) ||
+	    ((o->flags & OPTION_OPEN_MAX) && *d == o->dmax))
+		return -EINVAL;
+	return 0;
+}
+
+/* "expected a number in [0, 100]", "a percentage in [0, 1000)", "a number of at least 0" */
+static int bad_double(const struct parse *p, const struct option *o, const char *name,
+		      const char *arg)
+{
+	const char *what = o->flags & OPTION_PERCENT ? "a percentage" : "a number";
+
+	if (o->dmax == DBL_MAX)
+		return bad_value(p, name, arg, "%s of %s %g", what,
+				 o->flags & OPTION_OPEN_MIN ? "more than" : "at least", o->dmin);
+	return bad_value(p, name, arg, "%s in %c%g, %g%c", what,
+			 o->flags & OPTION_OPEN_MIN ? '(' : '[', o->dmin, o->dmax,
+			 o->flags & OPTION_OPEN_MAX ? ')' : ']');
+}
+
 static int set_number(const struct parse *p, const struct option *o, const char *name,
 		      const char *arg)
 {
@@ -203,11 +238,8 @@ static int set_number(const struct parse *p, const struct option *o, const char 
 		*(uint64_t *)o->value = u;
 		return 0;
 	default:
-		if (parse_double(arg, &d) || d < o->dmin || d > o->dmax ||
-		    ((o->flags & OPTION_OPEN) && (d == o->dmin || d == o->dmax)))
-			return bad_value(p, name, arg, "a number %s %g %s %g",
-					 o->flags & OPTION_OPEN ? "strictly between" : "from",
-					 o->dmin, o->flags & OPTION_OPEN ? "and" : "to", o->dmax);
+		if (parse_in_range(o, arg, &d))
+			return bad_double(p, o, name, arg);
 		*(double *)o->value = d;
 		return 0;
 	}
@@ -395,6 +427,8 @@ int options__parse(int argc, char **argv, const struct option *opts, unsigned in
 	while (p.i < argc)
 		argv[out++] = argv[p.i++];
 	argv[out] = NULL;
+	if (out > 1 && (flags & OPTIONS_NO_ARGUMENTS))
+		return err__set(p.err, -EINVAL, "unexpected argument '%s'", argv[1]);
 	return out - 1;
 }
 

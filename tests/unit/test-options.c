@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <check.h>
 #include <errno.h>
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@ struct cfg {
 	int detail, group;
 	long repeat;
 	uint64_t freq;
-	double pct, alpha;
+	double pct, alpha, effect, gain;
 	const char *input, *bench, *metrics[2];
 	size_t nmetrics;
 	int calls;
@@ -59,6 +60,8 @@ static int cb_enomem(const struct option *opt, const char *arg, struct errbuf *e
 		OPT_UINT('F', "freq", &(c)->freq, 1, UINT64_MAX, "FREQ", "sample at FREQ Hz"), \
 		OPT_DOUBLE(0, "percent-limit", &(c)->pct, 0, 100, "P", "hide entries\nbelow P%"), \
 		OPT_DOUBLE_OPEN(0, "alpha", &(c)->alpha, 0, 1, "A", "significance"),       \
+		OPT_PERCENT(0, "min-effect", &(c)->effect, 0, 10, OPTION_OPEN_MAX, "P", NULL), \
+		OPT_PERCENT(0, "gain", &(c)->gain, 0, DBL_MAX, 0, "P", NULL),              \
 		OPT_STRING('i', "input", &(c)->input, "FILE", "perf.data file"),           \
 		OPT_STRINGS('m', "metric", (c)->metrics, &(c)->nmetrics, 2, "NAME", "repeat"), \
 		OPT_CALLBACK('G', "call-graph", (c), cb_mode, "M", "fp or dwarf"),         \
@@ -153,6 +156,11 @@ START_TEST(test_kinds)
 	ck_assert(c.pct == 2.5 && c.alpha == 0.01);
 	ck_assert_int_eq(PARSE(&c, 0, &err, "--percent-limit 100", &left), 0);
 	ck_assert(c.pct == 100);
+	ck_assert_int_eq(PARSE(&c, 0, &err, "--min-effect 3% --gain=2.5", &left), 0);
+	ck_assert(c.effect == 3 && c.gain == 2.5);
+	ck_assert_int_eq(PARSE(&c, 0, &err, "--min-effect 0 --gain 1e6%", &left), 0);
+	ck_assert(c.effect == 0 && c.gain == 1e6);
+	ck_assert_int_eq(PARSE(&c, OPTIONS_NO_ARGUMENTS, &err, "-a", &left), 0);
 	ck_assert_int_eq(PARSE(&c, 0, &err, "-G dwarf --call-graph=fp -S --sched", &left), 0);
 	ck_assert_str_eq(c.seen, "fp");
 	ck_assert_int_eq(c.calls, 4);
@@ -242,10 +250,19 @@ START_TEST(test_errors)
 	ck_assert_int_eq(PARSE(&c, 0, &err, "-F 0", &left), -EINVAL);
 	ck_assert_str_eq(err.msg, "-F '0': expected an integer of at least 1");
 	ck_assert_int_eq(PARSE(&c, 0, &err, "--percent-limit 100.5", &left), -EINVAL);
-	ck_assert_str_eq(err.msg, "--percent-limit '100.5': expected a number from 0 to 100");
+	ck_assert_str_eq(err.msg, "--percent-limit '100.5': expected a number in [0, 100]");
 	ck_assert_int_eq(PARSE(&c, 0, &err, "--percent-limit nan", &left), -EINVAL);
 	ck_assert_int_eq(PARSE(&c, 0, &err, "--alpha 1", &left), -EINVAL);
-	ck_assert_str_eq(err.msg, "--alpha '1': expected a number strictly between 0 and 1");
+	ck_assert_str_eq(err.msg, "--alpha '1': expected a number in (0, 1)");
+	ck_assert_int_eq(PARSE(&c, 0, &err, "--alpha 0", &left), -EINVAL);
+	ck_assert_int_eq(PARSE(&c, 0, &err, "--min-effect 10", &left), -EINVAL);
+	ck_assert_str_eq(err.msg, "--min-effect '10': expected a percentage in [0, 10)");
+	ck_assert_int_eq(PARSE(&c, 0, &err, "--min-effect 3x%", &left), -EINVAL);
+	ck_assert_int_eq(PARSE(&c, 0, &err, "--min-effect %", &left), -EINVAL);
+	ck_assert_int_eq(PARSE(&c, 0, &err, "--gain -1", &left), -EINVAL);
+	ck_assert_str_eq(err.msg, "--gain '-1': expected a percentage of at least 0");
+	ck_assert_int_eq(PARSE(&c, OPTIONS_NO_ARGUMENTS, &err, "-a x", &left), -EINVAL);
+	ck_assert_str_eq(err.msg, "unexpected argument 'x'");
 	ck_assert_int_eq(PARSE(&c, 0, &err, "-m a -m b -m c", &left), -EINVAL);
 	ck_assert_str_eq(err.msg, "-m 'c': at most 2 are taken");
 	/* a callback's message, after the option and its value */
