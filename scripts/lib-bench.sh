@@ -32,3 +32,76 @@ bench_settle_bins() {
 bench_small_writes() {
 	dd if="$1" of="$2" bs=4k status=none
 }
+
+# bench_rusage_build DIR: builds DIR/rusage, which runs a command and prints what it cost:
+#   rusage OUT ERR SECS CMD [ARG...]   CMD's stdout to OUT, its stderr to ERR, killed with its
+#   process group after SECS seconds; prints "CPU_S WALL_S MAXRSS_KB STATUS": user + sys of CMD
+#   and the children it waited for (getrusage(RUSAGE_CHILDREN), to the microsecond, from the
+#   fork on), the peak RSS of the largest of them, STATUS the exit code, "sigN" or "timeout"
+bench_rusage_build() {
+	cat >"$1/rusage.c" <<'CEOF'
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t expired;
+static void on_alarm(int sig) { (void)sig; expired = 1; }
+
+int main(int argc, char **argv)
+{
+	struct timespec t0, t1;
+	struct rusage ru;
+	struct sigaction sa;
+	int st, fd;
+	pid_t pid;
+
+	if (argc < 5)
+		return 2;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = fork();
+	if (pid == 0) {
+		setpgid(0, 0);
+		fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || dup2(fd, 1) < 0)
+			_exit(126);
+		fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || dup2(fd, 2) < 0)
+			_exit(126);
+		execvp(argv[4], argv + 4);
+		_exit(127);
+	}
+	if (pid < 0)
+		return 2;
+	setpgid(pid, pid);
+	alarm(strtoul(argv[3], NULL, 10));
+	while (waitpid(pid, &st, 0) < 0) {
+		if (expired) {
+			kill(-pid, SIGKILL);
+			expired = 2;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	getrusage(RUSAGE_CHILDREN, &ru);
+	printf("%.6f %.6f %ld ", ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6,
+	       t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9, ru.ru_maxrss);
+	if (expired == 2)
+		printf("timeout\n");
+	else if (WIFSIGNALED(st))
+		printf("sig%d\n", WTERMSIG(st));
+	else
+		printf("%d\n", WEXITSTATUS(st));
+	return 0;
+}
+CEOF
+	gcc -O2 -o "$1/rusage" "$1/rusage.c"
+}
