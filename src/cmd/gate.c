@@ -492,37 +492,14 @@ out_free:
 	return ret;
 }
 
-static int parse_pct(const char *s, double *out)
-{
-	char buf[64];
-	size_t len = strlen(s);
-
-	if (!len || len >= sizeof(buf))
-		return -EINVAL;
-	snprintf(buf, sizeof(buf), "%s", s);
-	if (buf[len - 1] == '%')
-		buf[len - 1] = '\0';
-	if (parse_double(buf, out) || *out < 0 || *out >= 1000)
-		return -EINVAL;
-	return 0;
-}
-
-/* --min-effect P: a percentage, "%" or not */
-static int opt_min_effect(const struct option *opt, const char *arg, struct errbuf *err)
-{
-	if (parse_pct(arg, opt->data))
-		return err__set(err, -EINVAL, "expected a percentage like 3%%, under 1000");
-	return 0;
-}
-
 int cmd_gate(int argc, char **argv)
 {
 	struct gate_opts *o = &gate_opts;
 	long seed;
 	const struct option opts[] = {
-		OPT_CALLBACK(0, "min-effect", &o->min_effect, opt_min_effect, "P",
-			     "smallest regression that counts, and the most a passing\n"
-			     "metric may be worse, in % (default 5%)"),
+		OPT_PERCENT(0, "min-effect", &o->min_effect, 0, 1000, OPTION_OPEN_MAX, "P",
+			    "smallest regression that counts, and the most a passing\n"
+			    "metric may be worse, in % (default 5%)"),
 		OPT_DOUBLE_OPEN(0, "alpha", &o->cmp.alpha, 0, 1, "A",
 				"family-wise significance level (default 0.01): the chance\n"
 				"of a false regression"),
