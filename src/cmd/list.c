@@ -166,13 +166,11 @@ int cmd_list(int argc, char **argv)
 			   "another machine's map of native events and their encodings"),
 		OPT_END(),
 	};
-	const struct cmd_options cmd = { "schedlens list", list_usage, opts, 0 };
-	int n, code;
+	const struct cmd_options cmd = { "schedlens list", list_usage, opts,
+					 OPTIONS_NO_ARGUMENTS };
+	int code;
 
-	n = cmd_options__parse(&cmd, argc, argv, &code);
-	if (n < 0)
+	if (cmd_options__parse(&cmd, argc, argv, &code) < 0)
 		return code;
-	if (n)
-		return cmd_options__error(&cmd, "unexpected argument '%s'", argv[1]);
 	return o.arch ? list_arch(&o) : list_this_machine(&o);
 }

@@ -337,15 +337,13 @@ int cmd_report(int argc, char **argv)
 			 "samples on interrupt-enable instructions go to the caller"),
 		OPT_END(),
 	};
-	const struct cmd_options cmd = { "schedlens report", report_usage, opts, 0 };
+	const struct cmd_options cmd = { "schedlens report", report_usage, opts,
+					 OPTIONS_NO_ARGUMENTS };
 	char *copy, *tok, *save;
-	int c, n;
+	int c;
 
-	n = cmd_options__parse(&cmd, argc, argv, &c);
-	if (n < 0)
+	if (cmd_options__parse(&cmd, argc, argv, &c) < 0)
 		return c;
-	if (n)
-		return cmd_options__error(&cmd, "unexpected argument '%s'", argv[1]);
 	copy = strdup(sort);
 	if (!copy)
 		return 1;

@@ -630,14 +630,12 @@ int cmd_script(int argc, char **argv)
 			 "addr2line -i names them (perf 6.1: DWARF-unwound only)"),
 		OPT_END(),
 	};
-	const struct cmd_options cmd = { "schedlens script", script_usage, opts, 0 };
-	int n, code;
+	const struct cmd_options cmd = { "schedlens script", script_usage, opts,
+					 OPTIONS_NO_ARGUMENTS };
+	int code;
 
 	script_fields__init(&o.fields);
-	n = cmd_options__parse(&cmd, argc, argv, &code);
-	if (n < 0)
+	if (cmd_options__parse(&cmd, argc, argv, &code) < 0)
 		return code;
-	if (n)
-		return cmd_options__error(&cmd, "unexpected argument '%s'", argv[1]);
 	return run_script(&o);
 }

@@ -9,14 +9,12 @@ static const char *const version_usage[] = { "usage: schedlens version", NULL };
 int cmd_version(int argc, char **argv)
 {
 	static const struct option opts[] = { OPT_END() };
-	const struct cmd_options cmd = { "schedlens version", version_usage, opts, 0 };
-	int n, code;
+	const struct cmd_options cmd = { "schedlens version", version_usage, opts,
+					 OPTIONS_NO_ARGUMENTS };
+	int code;
 
-	n = cmd_options__parse(&cmd, argc, argv, &code);
-	if (n < 0)
+	if (cmd_options__parse(&cmd, argc, argv, &code) < 0)
 		return code;
-	if (n)
-		return cmd_options__error(&cmd, "unexpected argument '%s'", argv[1]);
 	printf("schedlens %s\n", SCHEDLENS_VERSION);
 	return fflush(stdout) ? 1 : 0;
 }
