@@ -5,6 +5,7 @@
  * no effect), 1 regression, 2 unusable input.
  */
 #include <errno.h>
+#include <float.h>
 #include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
@@ -247,35 +248,14 @@ out_free:
 	return ret;
 }
 
-static int parse_pct_opt(const char *s, double *out)
-{
-	char buf[64];
-	size_t len = strlen(s);
-
-	if (len && len < sizeof(buf) && s[len - 1] == '%') {
-		memcpy(buf, s, len - 1);
-		buf[len - 1] = '\0';
-		s = buf;
-	}
-	return parse_double(s, out) || *out < 0 ? -EINVAL : 0;
-}
-
-/* --min-effect PCT: a percentage, "%" or not */
-static int opt_min_effect(const struct option *opt, const char *arg, struct errbuf *err)
-{
-	if (parse_pct_opt(arg, opt->data))
-		return err__set(err, -EINVAL, "expected a percentage (0 or more)");
-	return 0;
-}
-
 int cmd_validate(int argc, char **argv)
 {
 	struct validate_opts o = { 0 };
 	const struct option opts[] = {
 		OPT_DOUBLE_OPEN(0, "alpha", &o.v.alpha, 0, 1, "P",
 				"family-wise significance level (default 0.05)"),
-		OPT_CALLBACK(0, "min-effect", &o.v.min_effect, opt_min_effect, "PCT",
-			     "smallest gain or loss that counts, in percent (default 3)"),
+		OPT_PERCENT(0, "min-effect", &o.v.min_effect, 0, DBL_MAX, 0, "PCT",
+			    "smallest gain or loss that counts, in percent (default 3)"),
 		OPT_TEXT(""),
 		OPT_TEXT("exit: 0 validated or no effect, 1 regression, 2 unusable "
 			 "input, 3 inconclusive"),
