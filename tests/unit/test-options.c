@@ -18,6 +18,7 @@ struct cfg {
 	size_t nmetrics;
 	int calls;
 	char seen[64];
+	char line[256];
 };
 
 static int cb_mode(const struct option *opt, const char *arg, struct errbuf *err)
@@ -90,12 +91,12 @@ static int parse(struct cfg *c, unsigned int fl, struct errbuf *err, char *line,
 	return options__parse(argc, argv, opts, fl, err);
 }
 
-#define PARSE(c, fl, err, s, left)                                 \
-	({                                                         \
-		char buf_[256];                                    \
-		snprintf(buf_, sizeof(buf_), "%s", s);             \
-		memset((c), 0, sizeof(*(c)));                      \
-		parse((c), (fl), (err), buf_, (left));             \
+/* @s parsed into a cleared @c, whose line holds the words the results point into */
+#define PARSE(c, fl, err, s, left)                                      \
+	({                                                              \
+		memset((c), 0, sizeof(*(c)));                           \
+		snprintf((c)->line, sizeof((c)->line), "%s", s);        \
+		parse((c), (fl), (err), (c)->line, (left));             \
 	})
 
 START_TEST(test_forms)
