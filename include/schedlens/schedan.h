@@ -94,6 +94,10 @@ struct schedan_lat {
 
 /* Totals, for tests and callers: wakeups by class, overall latency, migrations by class. */
 uint64_t schedan__wakeups(const struct schedan *a, enum wake_class c);
+/* Of those, the wakeups whose target was another CPU of the waker's LLC (by @opts.topo) that
+ * ran its idle task when the wakeup began: the wakeups 6.1's ttwu_queue_cond() sends to the
+ * wakelist since "sched: Remove the limitation of WF_ON_CPU on wakelist if wakee cpu is idle" */
+uint64_t schedan__wakeups_idle_llc(const struct schedan *a, enum wake_class c);
 int schedan__latency(struct schedan *a, struct schedan_lat *out);
 uint64_t schedan__migrations(const struct schedan *a, int migr_class);
 

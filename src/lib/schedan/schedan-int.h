@@ -35,6 +35,7 @@ struct task {
 	int oncpu;			/* the CPU it runs on, -1 when not running */
 	int pending_cpu;		/* the waker CPU whose window classifies it, or -1 */
 	enum wake_class pending_class;	/* once the window closed */
+	bool pending_idle_llc;		/* its target was idle and in the waker's LLC */
 	bool included, exited;
 	bool runnable;			/* switched out runnable (preempted) */
 	char comm[16];
@@ -58,6 +59,7 @@ struct task {
 /* one waker CPU's wakeup in progress */
 struct window {
 	bool open, woke_here, ipi_wakelist, ipi_resched, poll;
+	bool dst_idle;			/* @dst ran its idle task when it became the target */
 	uint32_t wakee;
 	int dst;
 	struct task *wakee_t;
@@ -123,11 +125,13 @@ struct schedan {
 	/* per CPU */
 	uint64_t *cpu_last_switch;
 	struct task **cpu_curr;		/* the task last switched in, NULL when not known */
+	bool *cpu_idle;			/* the last switch in was to the idle task */
 	struct window *win;
 	int nr_cpus;
 	/* totals */
 	uint64_t first_time, last_time;
 	uint64_t class_count[WAKE__NR];
+	uint64_t idle_llc_count[WAKE__NR];	/* of wakeups to an idle CPU in the waker's LLC */
 	struct latvec lats;		/* every latency of an included task */
 	uint64_t gen;			/* records taken in: percentiles are of this many */
 	uint64_t lat_gen;

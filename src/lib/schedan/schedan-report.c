@@ -350,21 +350,24 @@ static json_t *ipis_json(struct schedan *a)
 json_t *schedan__json(struct schedan *a)
 {
 	json_t *o = json_object(), *classes = json_object(), *migr = json_object();
-	json_t *comms = json_object();
+	json_t *comms = json_object(), *idle_llc = json_object();
 	size_t i;
 	int c;
 
-	if (!o || !classes || !migr || !comms || schedan__percentiles(a)) {
+	if (!o || !classes || !migr || !comms || !idle_llc || schedan__percentiles(a)) {
 		json_decref(o);
 		json_decref(classes);
 		json_decref(migr);
 		json_decref(comms);
+		json_decref(idle_llc);
 		return NULL;
 	}
 	for (c = 0; c < WAKE__NR; c++) {
 		json_t *l = lat_json(&a->lat_class[c]);
 
 		json_object_set_new(classes, wake_class__name(c), l ? l : json_null());
+		json_object_set_new(idle_llc, wake_class__name(c),
+				    json_integer((json_int_t)a->idle_llc_count[c]));
 	}
 	for (c = 0; c < MIGR__NR; c++)
 		json_object_set_new(migr, migr_class__name(c), json_integer(a->migr[c]));
@@ -384,6 +387,7 @@ json_t *schedan__json(struct schedan *a)
 									    "sched_wakeup"));
 	json_object_set_new(o, "wakeup_latency", lat_json(&a->lat_all));
 	json_object_set_new(o, "wakeup_paths", classes);
+	json_object_set_new(o, "wakeup_paths_idle_llc", idle_llc);
 	json_object_set_new(o, "ipi_source", json_string(schedan__ipi_source(a)));
 	json_object_set_new(o, "comms", comms);
 	json_object_set_new(o, "ipis", ipis_json(a));

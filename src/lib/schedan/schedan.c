@@ -72,6 +72,7 @@ void schedan__delete(struct schedan *a)
 	free(a->index);
 	free(a->cpu_last_switch);
 	free(a->cpu_curr);
+	free(a->cpu_idle);
 	free(a->win);
 	free(a->kinds);
 	free(a->ipis);
@@ -207,6 +208,7 @@ static int schedan__cpus(struct schedan *a, uint32_t cpu)
 	uint64_t *nl;
 	struct window *nw;
 	struct task **nc;
+	bool *ni;
 
 	if (cpu >= MAX_CPUS)
 		return -ERANGE;
@@ -224,6 +226,11 @@ static int schedan__cpus(struct schedan *a, uint32_t cpu)
 		return -ENOMEM;
 	a->cpu_curr = nc;
 	memset(nc + a->nr_cpus, 0, (n - a->nr_cpus) * sizeof(*nc));
+	ni = realloc(a->cpu_idle, n * sizeof(*ni));
+	if (!ni)
+		return -ENOMEM;
+	a->cpu_idle = ni;
+	memset(ni + a->nr_cpus, 0, (n - a->nr_cpus) * sizeof(*ni));
 	nw = realloc(a->win, n * sizeof(*nw));
 	if (!nw)
 		return -ENOMEM;
@@ -419,6 +426,24 @@ static enum wake_class window__class(const struct schedan *a, const struct windo
 	return ipi_outstanding(a, w->dst) ? WAKE_WAKELIST_IPI : WAKE_UNKNOWN;
 }
 
+/* whether @dst, the target of a wakeup from @cpu, is another CPU in @cpu's LLC */
+static bool same_llc(const struct schedan *a, int cpu, int dst)
+{
+	enum migr_class c;
+
+	if (!a->opts.topo || dst == cpu)
+		return false;
+	c = topology__classify(a->opts.topo, cpu, dst);
+	return c == MIGR_SAME_CORE || c == MIGR_SAME_LLC;
+}
+
+/* the wakeup's target is now @dst: whether it runs its idle task */
+static void window__target(struct schedan *a, struct window *w, int dst)
+{
+	w->dst = dst;
+	w->dst_idle = dst >= 0 && dst < a->nr_cpus && a->cpu_idle[dst];
+}
+
 static void window__close(struct schedan *a, int cpu)
 {
 	struct window *w = &a->win[cpu];
@@ -429,6 +454,7 @@ static void window__close(struct schedan *a, int cpu)
 	t = w->wakee_t;
 	if (t->pending && t->pending_cpu == cpu) {
 		t->pending_class = window__class(a, w, cpu);
+		t->pending_idle_llc = w->dst_idle && same_llc(a, cpu, w->dst);
 		t->pending_cpu = -1;
 	}
 	w->open = false;
@@ -450,8 +476,10 @@ static int wakeup_start(struct schedan *a, struct task *t, int cpu, int dst, uin
 	t->pending = time;
 	t->pending_cpu = cpu;
 	t->pending_class = WAKE_UNKNOWN;
-	*w = (struct window){ .open = true, .woke_here = woke_here, .wakee = t->tid, .dst = dst,
+	t->pending_idle_llc = false;
+	*w = (struct window){ .open = true, .woke_here = woke_here, .wakee = t->tid,
 				  .wakee_t = t };
+	window__target(a, w, dst);
 	return 0;
 }
 
@@ -465,7 +493,7 @@ static int on_waking(struct schedan *a, const struct stream_sample *s, enum ev_k
 		a->woken_on[cpu] = s->time;
 		if (a->win[cpu].open && a->win[cpu].wakee == pid) {
 			a->win[cpu].woke_here = true;
-			a->win[cpu].dst = dst;
+			window__target(a, &a->win[cpu], dst);
 		}
 		return 0;
 	}
@@ -621,6 +649,7 @@ static int on_switch(struct schedan *a, const struct stream_sample *s)
 					return -ENOMEM;
 				n->nr_lat++;
 				a->class_count[c]++;
+				a->idle_llc_count[c] += n->pending_idle_llc;
 			}
 			n->pending = 0;
 			n->pending_cpu = -1;
@@ -632,6 +661,7 @@ static int on_switch(struct schedan *a, const struct stream_sample *s)
 		n->oncpu = cpu;
 	}
 	a->cpu_curr[cpu] = n;
+	a->cpu_idle[cpu] = !next;
 	a->cpu_last_switch[cpu] = t;
 	return 0;
 }
@@ -649,7 +679,7 @@ static int on_migrate(struct schedan *a, const struct stream_sample *s)
 	if (!t)
 		return -ENOMEM;
 	if (w->open && w->wakee == pid)
-		w->dst = dest;
+		window__target(a, w, dest);
 	if (!t->included)
 		return 0;
 	t->migrations[c]++;
@@ -898,6 +928,11 @@ void schedan__ops(struct schedan *a, struct stream_ops *ops)
 uint64_t schedan__wakeups(const struct schedan *a, enum wake_class c)
 {
 	return c < WAKE__NR ? a->class_count[c] : 0;
+}
+
+uint64_t schedan__wakeups_idle_llc(const struct schedan *a, enum wake_class c)
+{
+	return c < WAKE__NR ? a->idle_llc_count[c] : 0;
 }
 
 int schedan__latency(struct schedan *a, struct schedan_lat *out)

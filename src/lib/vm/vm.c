@@ -254,8 +254,10 @@ static void qemu_argv(const struct vm_opts *o, bool kvm, const char *kernel, con
 	add(a, "-initrd");
 	add(a, "%s/initrd", dir);
 	add(a, "-append");
-	add(a, "console=%s quiet loglevel=3 panic=-1",
-	    o->arch == VM_ARCH_ARM64 ? "ttyAMA0" : "ttyS0");
+	/* schedlens.accel: ignored by the kernel (a parameter of no module), it tells the
+	 * results documents made inside that timings come from an emulated CPU under TCG */
+	add(a, "console=%s quiet loglevel=3 panic=-1 schedlens.accel=%s",
+	    o->arch == VM_ARCH_ARM64 ? "ttyAMA0" : "ttyS0", kvm ? "kvm" : "tcg");
 	p = qemu_path(dir, "console.log");
 	add(a, "-serial");
 	add(a, "file:%s", p);
