@@ -23,11 +23,25 @@ struct manifest_metric {
 	int line;	/* in the manifest, for messages */
 };
 
+/*
+ * One "mechanism" line: what the series changes mechanically, as a share of wakeup paths in
+ * `schedlens sched` documents (each iteration's "sched" tables): of the wakeups in @scope, the
+ * share whose path matches @paths is expected to move by @points percentage points.
+ */
+struct manifest_mechanism {
+	char *glob;	/* fnmatch pattern over the sched documents' entry ids */
+	char *scope;	/* "all" (wakeup_paths) or "idle-llc" (wakeup_paths_idle_llc) */
+	char *paths;	/* fnmatch pattern over path names: "wakelist-*" */
+	double points;	/* signed: +50 expects the share to rise by at least 50 points */
+	int line;
+};
+
 /* Read-only for callers; every string is owned by the manifest. */
 struct manifest {
 	char *path;	/* the manifest file */
 	char *dir;	/* the series folder */
 	char *name, *summary, *source, *suite, *base, *revert, *kernel;
+	char *lab;	/* what the kernel lab (an emulated CPU) can show of the series, or NULL */
 	bool in_61;
 	size_t nr_patches;	/* subjects, commits and patches all have this many */
 	char **subjects, **commits, **patches;
@@ -35,13 +49,15 @@ struct manifest {
 	struct manifest_metric *metrics;
 	size_t nr_focus;
 	char **focus;
+	size_t nr_mechanisms;
+	struct manifest_mechanism *mechanisms;
 };
 
 /*
  * Read @path: a manifest file, or a series folder holding one named "manifest". Checks the
  * format and the consistency rules of kernel-patches/README.md (known keys, single keys once,
  * one subject and commit per patch, base agreeing with revert and in-6.1, metric lines
- * "GLOB METRIC PCT% [lower|higher]"). New manifest, or NULL with "'PATH' line N: ..." in @err (errno in
+ * "GLOB METRIC PCT% [lower|higher]", mechanism lines "GLOB all|idle-llc PATHS +Npt"). New manifest, or NULL with "'PATH' line N: ..." in @err (errno in
  * *@errp when @errp is not NULL: -ENOENT, -EINVAL, -ENOMEM).
  */
 struct manifest *manifest__read(const char *path, int *errp, struct errbuf *err);

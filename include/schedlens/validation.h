@@ -66,7 +66,40 @@ struct validation_line {
 	enum vstatus status;
 };
 
+/*
+ * Mechanism lines (manifest "mechanism"): judged on `schedlens sched` documents, whose
+ * iterations hold the wakeup-path tables ("sched": "wakeup_paths", "wakeup_paths_idle_llc").
+ * Per iteration, the share of the scope's wakeups whose path matches the line's glob, in
+ * percent; iterations with fewer than VALIDATION_MECH_MIN_WAKEUPS in scope are left out. The
+ * mechanism is seen in an entry when both sides have at least two iterations, the medians moved
+ * in the expected direction by at least the line's points, every NEW iteration lies beyond
+ * every BASE one, and the move is more than VALIDATION_MECH_SPREADS times the run-to-run spread
+ * (the larger range of the two sides' iterations); not seen otherwise; unjudged with fewer
+ * than two iterations a side.
+ */
+#define VALIDATION_MECH_MIN_WAKEUPS 200
+#define VALIDATION_MECH_SPREADS 3.0
+
+enum mstatus { MSTATUS_ABSENT, MSTATUS_UNJUDGED, MSTATUS_SEEN, MSTATUS_NOT_SEEN };
+
+struct validation_mech {
+	size_t line;		/* index into manifest->mechanisms */
+	const char *entry;	/* entry id, borrowed from BASE */
+	size_t n_base, n_new;	/* iterations judged */
+	size_t few_base, few_new;	/* iterations left out: too few wakeups in scope */
+	double base, new;	/* median shares, percent */
+	double base_min, base_max, new_min, new_max;
+	double wakeups_base, wakeups_new;	/* in scope, summed over the iterations judged */
+	double change;		/* new - base, percentage points */
+	double spread;		/* the larger of the two ranges, points */
+	enum mstatus status;
+};
+
 struct validation {
+	size_t nr_mechs;
+	struct validation_mech *mechs;
+	enum mstatus mechanism;		/* NOT_SEEN if an entry's is, else UNJUDGED if one is,
+					 * else SEEN; ABSENT: no line, or no sched document */
 	size_t nr_rows;
 	struct validation_row *rows;
 	size_t nr_lines;		/* == manifest->nr_metrics */
@@ -88,6 +121,23 @@ void validation_opts__init(struct validation_opts *o);
 int validation__run(const struct manifest *m, const json_t *base, const json_t *new,
 		    const struct validation_opts *o, struct validation **out, struct errbuf *err);
 void validation__delete(struct validation *v);
+
+/*
+ * Judge @m's mechanism lines on @base and @new (sched documents; they may be the documents
+ * validation__run() was given), filling @v's mechs and mechanism. 0 or -ENOMEM.
+ */
+int validation__mechanisms(struct validation *v, const struct manifest *m, const json_t *base,
+			   const json_t *new, struct errbuf *err);
+
+/*
+ * Whether @doc was measured on an emulated CPU, from its machine description: a kernel command
+ * line holding "schedlens.accel=tcg" (what `schedlens vm` boots TCG guests with) or a CPU
+ * model naming QEMU's TCG. Its timings then say nothing of real hardware. @why gets the
+ * evidence.
+ */
+bool validation__emulated(const json_t *doc, char *why, size_t len);
+
+const char *mstatus__name(enum mstatus s);	/* "absent", "unjudged", "seen", "not seen" */
 
 const char *vstatus__name(enum vstatus s);	/* "absent", "neutral", "improved", ... */
 const char *verdict__name(enum verdict v);	/* "validated", "no effect", ... */

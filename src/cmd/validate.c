@@ -19,14 +19,18 @@
 
 struct validate_opts {
 	const char *series, *base, *new;
+	const char *mech_base, *mech_new;	/* sched documents, or base and new themselves */
 	struct validation_opts v;
 };
 
 static const char *const validate_usage[] = {
 	"usage: schedlens validate [--alpha P] [--min-effect PCT] SERIES BASE.json NEW.json",
+	"                          [BASE-SCHED.json NEW-SCHED.json]",
 	"",
 	"Judge a kernel-patches/ series (folder or manifest) on two results documents:",
-	"BASE from the kernel without the series, NEW from the kernel with it.",
+	"BASE from the kernel without the series, NEW from the kernel with it; its",
+	"mechanism lines on two `schedlens sched --json` documents (BASE and NEW",
+	"themselves when no other two are given).",
 	NULL
 };
 
@@ -168,13 +172,66 @@ static bool unusable(const struct validate_opts *o, const struct manifest *m,
 	return bad;
 }
 
+static void print_mech(const struct manifest *m, const struct validation *v)
+{
+	size_t i, line;
+
+	for (line = 0; line < m->nr_mechanisms; line++) {
+		const struct manifest_mechanism *mm = &m->mechanisms[line];
+
+		printf("mechanism %s %s share of %s wakeups (expected %+gpt):\n", mm->glob,
+		       mm->paths, mm->scope, mm->points);
+		for (i = 0; i < v->nr_mechs; i++) {
+			const struct validation_mech *r = &v->mechs[i];
+
+			if (r->line != line)
+				continue;
+			printf("    %s: %.2f%% (%.2f..%.2f, %zu runs, %.0f wakeups) -> %.2f%% "
+			       "(%.2f..%.2f, %zu runs, %.0f wakeups): %+.2fpt, run-to-run spread "
+			       "%.2fpt: %s\n",
+			       r->entry, r->base, r->base_min, r->base_max, r->n_base,
+			       r->wakeups_base, r->new, r->new_min, r->new_max, r->n_new,
+			       r->wakeups_new, r->change, r->spread, mstatus__name(r->status));
+			if (r->few_base || r->few_new)
+				printf("    (%zu and %zu runs left out: fewer than %d wakeups in "
+				       "scope)\n",
+				       r->few_base, r->few_new, VALIDATION_MECH_MIN_WAKEUPS);
+		}
+	}
+}
+
+/* the mechanism's verdict line */
+static void print_mech_verdict(const struct manifest *m, const struct validation *v)
+{
+	switch (v->mechanism) {
+	case MSTATUS_SEEN:
+		printf("mechanism seen: each share moved by at least its expected points, every run "
+		       "beyond the other kernel's, more than %gx the run-to-run spread\n",
+		       VALIDATION_MECH_SPREADS);
+		break;
+	case MSTATUS_NOT_SEEN:
+		printf("mechanism not seen: a share moved less than expected, or not clear of the "
+		       "run-to-run spread (%gx)\n", VALIDATION_MECH_SPREADS);
+		break;
+	case MSTATUS_UNJUDGED:
+		printf("mechanism unjudged: fewer than 2 runs a side with %d wakeups in scope (the "
+		       "run-to-run spread needs 2)\n", VALIDATION_MECH_MIN_WAKEUPS);
+		break;
+	default:
+		if (m->nr_mechanisms)
+			printf("mechanism absent: no sched document with wakeup paths for '%s'\n",
+			       m->mechanisms[0].glob);
+	}
+}
+
 static int run_validate(const struct validate_opts *o)
 {
 	struct errbuf err = { "" };
 	struct manifest *m = NULL;
 	struct validation *v = NULL;
-	json_t *base = NULL, *new = NULL;
-	char commit[64];
+	json_t *base = NULL, *new = NULL, *mbase = NULL, *mnew = NULL;
+	char commit[64], why[256] = "";
+	const char *emulated = NULL;
 	int width = 0, ret = 2;
 	size_t i;
 
@@ -189,8 +246,19 @@ static int run_validate(const struct validate_opts *o)
 		goto out_err;
 	if (unusable(o, m, base, new))
 		goto out_free;
-	if (validation__run(m, base, new, &o->v, &v, &err))
+	if (o->mech_base) {
+		mbase = results__read(o->mech_base, &err);
+		mnew = mbase ? results__read(o->mech_new, &err) : NULL;
+		if (!mnew)
+			goto out_err;
+	}
+	if (validation__run(m, base, new, &o->v, &v, &err) ||
+	    validation__mechanisms(v, m, mbase ?: base, mnew ?: new, &err))
 		goto out_err;
+	if (validation__emulated(base, why, sizeof(why)))
+		emulated = o->base;
+	else if (validation__emulated(new, why, sizeof(why)))
+		emulated = o->new;
 	warn_suite(m, base, o->base);
 	warn_suite(m, new, o->new);
 
@@ -229,6 +297,16 @@ static int run_validate(const struct validate_opts *o)
 		printf(", more than the %g%% %s\n", mm->guard ? mm->pct : o->v.min_effect,
 		       mm->guard ? "tolerated" : "minimum effect");
 	}
+	if (emulated)
+		printf("  (not meaningful: '%s' ran on an emulated CPU, %s: its timings and cache "
+		       "effects say nothing of real hardware)\n", emulated, why);
+	if (m->nr_mechanisms) {
+		printf("\n");
+		print_mech(m, v);
+		print_mech_verdict(m, v);
+		if (emulated && m->lab)
+			printf("lab: %s\n", m->lab);
+	}
 	if (fflush(stdout)) {
 		fprintf(stderr, "validate: cannot write the report: %s\n", strerror(errno));
 		goto out_free;
@@ -237,6 +315,10 @@ static int run_validate(const struct validate_opts *o)
 	      : v->verdict == VERDICT_UNUSABLE	 ? 2
 	      : v->verdict == VERDICT_INCONCLUSIVE ? 3
 						 : 0;
+	if (v->mechanism == MSTATUS_NOT_SEEN)
+		ret = 1;
+	else if (emulated)
+		ret = v->mechanism == MSTATUS_SEEN ? 0 : 3;
 	goto out_free;
 out_err:
 	fprintf(stderr, "validate: %s\n", err.msg);
@@ -244,6 +326,8 @@ out_free:
 	validation__delete(v);
 	json_decref(base);
 	json_decref(new);
+	json_decref(mbase);
+	json_decref(mnew);
 	manifest__delete(m);
 	return ret;
 }
@@ -257,9 +341,13 @@ int cmd_validate(int argc, char **argv)
 		OPT_PERCENT(0, "min-effect", &o.v.min_effect, 0, DBL_MAX, 0, "PCT",
 			    "smallest gain or loss that counts, in percent (default 3)"),
 		OPT_TEXT(""),
-		OPT_TEXT("exit: 0 validated or no effect, 1 regression, 2 unusable "
-			 "input, 3 inconclusive"),
-		OPT_TEXT("(single values a side, which no test can judge)"),
+		OPT_TEXT("exit: 0 validated or no effect, 1 regression or mechanism "
+			 "not seen, 2 unusable"),
+		OPT_TEXT("input, 3 inconclusive (single values a side, which no test "
+			 "can judge); on an"),
+		OPT_TEXT("emulated CPU the performance verdict is not meaningful and "
+			 "the mechanism's"),
+		OPT_TEXT("decides: 0 seen, 1 not seen, 3 unjudged or absent"),
 		OPT_END(),
 	};
 	const struct cmd_options cmd = { "validate", validate_usage, opts, 0 };
@@ -269,12 +357,16 @@ int cmd_validate(int argc, char **argv)
 	n = cmd_options__parse(&cmd, argc, argv, &c);
 	if (n < 0)
 		return c;
-	if (n != 3) {
+	if (n != 3 && n != 5) {
 		options__usage(stderr, validate_usage, opts);
 		return 2;
 	}
 	o.series = argv[1];
 	o.base = argv[2];
 	o.new = argv[3];
+	if (n == 5) {
+		o.mech_base = argv[4];
+		o.mech_new = argv[5];
+	}
 	return run_validate(&o);
 }

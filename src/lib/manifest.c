@@ -25,6 +25,7 @@ static const struct key {
 	{ "base", KEY_SINGLE, offsetof(struct manifest, base) },
 	{ "revert", KEY_SINGLE, offsetof(struct manifest, revert) },
 	{ "kernel", KEY_SINGLE, offsetof(struct manifest, kernel) },
+	{ "lab", KEY_SINGLE, offsetof(struct manifest, lab) },
 	{ "in-6.1", KEY_SINGLE, 0 },
 	{ "subject", KEY_LIST, 0 },
 	{ "commit", KEY_LIST, 0 },
@@ -32,6 +33,7 @@ static const struct key {
 	{ "improve", KEY_LIST, 0 },
 	{ "guard", KEY_LIST, 0 },
 	{ "focus", KEY_LIST, 0 },
+	{ "mechanism", KEY_LIST, 0 },
 };
 
 /* A growing array of strings. */
@@ -113,23 +115,36 @@ static int parse_pct(const char *s, bool allow_unknown, double *out)
 	return parse_double(buf, out);
 }
 
+/* @s split at blanks into @w (up to @max words, NULL past the last); the number of words, or
+ * max + 1 when there are more */
+static int split(char *s, char **w, int max)
+{
+	char *save = NULL;
+	int n = 0;
+
+	memset(w, 0, max * sizeof(*w));
+	for (s = strtok_r(s, " \t", &save); s; s = strtok_r(NULL, " \t", &save)) {
+		if (n == max)
+			return max + 1;
+		w[n++] = s;
+	}
+	return n;
+}
+
 static int add_metric(struct parser *p, const char *value, bool guard)
 {
 	struct manifest *m = p->m;
 	struct manifest_metric *mm, *arr;
-	char *copy, *glob, *metric, *pct, *dir, *extra, *save = NULL;
+	char *copy, *w[4], *glob, *metric, *pct, *dir;
 	enum better better = BETTER_NONE;
-	int ret = 0;
+	int ret = 0, n;
 
 	copy = strdup(value);
 	if (!copy)
 		return -ENOMEM;
-	glob = strtok_r(copy, " \t", &save);
-	metric = strtok_r(NULL, " \t", &save);
-	pct = strtok_r(NULL, " \t", &save);
-	dir = strtok_r(NULL, " \t", &save);
-	extra = strtok_r(NULL, " \t", &save);
-	if (!glob || !metric || !pct || extra) {
+	n = split(copy, w, 4);
+	glob = w[0], metric = w[1], pct = w[2], dir = w[3];
+	if (n < 3 || n > 4) {
 		ret = fail(p, "'%s' wants ENTRY-GLOB METRIC PERCENT [lower|higher]",
 			   guard ? "guard" : "improve");
 		goto out_free;
@@ -168,6 +183,64 @@ out_free:
 	return ret;
 }
 
+/* "+50pt", "-20pt": a signed change in percentage points, not zero */
+static int parse_points(const char *s, double *out)
+{
+	char buf[64];
+	size_t len = strlen(s);
+
+	if (len < 4 || len >= sizeof(buf) || (s[0] != '+' && s[0] != '-') ||
+	    strcmp(s + len - 2, "pt"))
+		return -EINVAL;
+	memcpy(buf, s, len - 2);
+	buf[len - 2] = '\0';
+	if (parse_double(buf, out) || *out == 0 || fabs(*out) > 100)
+		return -EINVAL;
+	return 0;
+}
+
+static int add_mechanism(struct parser *p, const char *value)
+{
+	struct manifest *m = p->m;
+	struct manifest_mechanism *mm, *arr;
+	char *copy, *w[4], *glob, *scope, *paths, *pts;
+	double points;
+	int ret = 0;
+
+	copy = strdup(value);
+	if (!copy)
+		return -ENOMEM;
+	if (split(copy, w, 4) != 4) {
+		ret = fail(p, "'mechanism' wants ENTRY-GLOB all|idle-llc PATH-GLOB +POINTSpt");
+		goto out_free;
+	}
+	glob = w[0], scope = w[1], paths = w[2], pts = w[3];
+	if (strcmp(scope, "all") && strcmp(scope, "idle-llc")) {
+		ret = fail(p, "'%s' is neither 'all' nor 'idle-llc'", scope);
+		goto out_free;
+	}
+	if (parse_points(pts, &points)) {
+		ret = fail(p, "'%s' is not a signed change in points like '+50pt' (0 < |N| <= 100)",
+			   pts);
+		goto out_free;
+	}
+	arr = realloc(m->mechanisms, (m->nr_mechanisms + 1) * sizeof(*arr));
+	if (!arr) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	m->mechanisms = arr;
+	mm = &arr[m->nr_mechanisms++];
+	*mm = (struct manifest_mechanism){ .glob = strdup(glob), .scope = strdup(scope),
+					   .paths = strdup(paths), .points = points,
+					   .line = p->line };
+	if (!mm->glob || !mm->scope || !mm->paths)
+		ret = -ENOMEM;
+out_free:
+	free(copy);
+	return ret;
+}
+
 static int set_key(struct parser *p, const struct key *k, const char *value)
 {
 	char **slot;
@@ -187,6 +260,8 @@ static int set_key(struct parser *p, const struct key *k, const char *value)
 		return strv__push(&p->patches, value);
 	if (!strcmp(k->name, "focus"))
 		return strv__push(&p->focus, value);
+	if (!strcmp(k->name, "mechanism"))
+		return add_mechanism(p, value);
 	return add_metric(p, value, !strcmp(k->name, "guard"));
 }
 
@@ -374,6 +449,12 @@ void manifest__delete(struct manifest *m)
 		free(m->metrics[i].metric);
 	}
 	free(m->metrics);
+	for (i = 0; i < m->nr_mechanisms; i++) {
+		free(m->mechanisms[i].glob);
+		free(m->mechanisms[i].scope);
+		free(m->mechanisms[i].paths);
+	}
+	free(m->mechanisms);
 	for (i = 0; i < m->nr_focus; i++)
 		free(m->focus[i]);
 	free(m->focus);
@@ -386,6 +467,7 @@ void manifest__delete(struct manifest *m)
 	free(m->base);
 	free(m->revert);
 	free(m->kernel);
+	free(m->lab);
 	free(m);
 }
 

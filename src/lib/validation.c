@@ -5,6 +5,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -296,10 +297,165 @@ out_free:
 	return ret;
 }
 
+const char *mstatus__name(enum mstatus s)
+{
+	static const char *const names[] = { "absent", "unjudged", "seen", "not seen" };
+
+	return names[s];
+}
+
+/* the wakeups of one iteration's scope table: in all, and on the paths matching @paths */
+static bool scope_counts(const json_t *it, const char *scope, const char *paths, double *all,
+			 double *match)
+{
+	const char *key = !strcmp(scope, "idle-llc") ? "wakeup_paths_idle_llc" : "wakeup_paths";
+	const json_t *table = json_object_get(json_object_get(it, "sched"), key), *c;
+	const char *name;
+
+	*all = *match = 0;
+	if (!json_is_object(table))
+		return false;
+	json_object_foreach((json_t *)table, name, c) {
+		double n = json_is_number(c) ? json_number_value(c)
+					     : json_number_value(json_object_get(c, "count"));
+
+		*all += n;
+		if (!fnmatch(paths, name, 0))
+			*match += n;
+	}
+	return true;
+}
+
+/* the shares of @entry's iterations into @out (percent), sorted; how many; 0 without tables */
+static size_t shares(const json_t *entry, const struct manifest_mechanism *mm, double *out,
+		     size_t max, size_t *few, double *wakeups)
+{
+	const json_t *it;
+	double all, match;
+	size_t i, n = 0;
+
+	*few = 0;
+	*wakeups = 0;
+	json_array_foreach(json_object_get(entry, "iterations"), i, it) {
+		if (!scope_counts(it, mm->scope, mm->paths, &all, &match))
+			continue;
+		if (all < VALIDATION_MECH_MIN_WAKEUPS) {
+			(*few)++;
+			continue;
+		}
+		if (n < max) {
+			out[n++] = 100.0 * match / all;
+			*wakeups += all;
+		}
+	}
+	if (n)
+		gsl_sort(out, 1, n);
+	return n;
+}
+
+static void judge_mech(const struct manifest_mechanism *mm, struct validation_mech *r,
+		       const double *a, const double *b)
+{
+	bool up = mm->points > 0;
+
+	r->base = gsl_stats_median_from_sorted_data(a, 1, r->n_base);
+	r->new = gsl_stats_median_from_sorted_data(b, 1, r->n_new);
+	r->base_min = a[0];
+	r->base_max = a[r->n_base - 1];
+	r->new_min = b[0];
+	r->new_max = b[r->n_new - 1];
+	r->change = r->new - r->base;
+	r->spread = fmax(r->base_max - r->base_min, r->new_max - r->new_min);
+	if (r->n_base < 2 || r->n_new < 2) {
+		r->status = MSTATUS_UNJUDGED;
+		return;
+	}
+	r->status = MSTATUS_NOT_SEEN;
+	if ((up ? r->change : -r->change) < fabs(mm->points))
+		return;
+	if (up ? r->new_min <= r->base_max : r->new_max >= r->base_min)
+		return;
+	if (fabs(r->change) <= VALIDATION_MECH_SPREADS * r->spread)
+		return;
+	r->status = MSTATUS_SEEN;
+}
+
+int validation__mechanisms(struct validation *v, const struct manifest *m, const json_t *base,
+			   const json_t *new, struct errbuf *err)
+{
+	double *a = malloc(MAX_VALUES * sizeof(double)), *b = malloc(MAX_VALUES * sizeof(double));
+	const json_t *be, *ne;
+	size_t line, i;
+	bool unjudged = false, not_seen = false;
+	int ret = 0;
+
+	v->mechanism = MSTATUS_ABSENT;
+	if (!a || !b) {
+		ret = err__set(err, -ENOMEM, "out of memory validating '%s'", m->name);
+		goto out_free;
+	}
+	for (line = 0; line < m->nr_mechanisms; line++) {
+		const struct manifest_mechanism *mm = &m->mechanisms[line];
+
+		json_array_foreach(json_object_get(base, "entries"), i, be) {
+			const char *id = json_string_value(json_object_get(be, "id")) ?: "";
+			struct validation_mech r = { .line = line, .entry = id }, *nv;
+
+			if (fnmatch(mm->glob, id, 0))
+				continue;
+			ne = find_entry(new, id);
+			if (!ne)
+				continue;
+			r.n_base = shares(be, mm, a, MAX_VALUES, &r.few_base, &r.wakeups_base);
+			r.n_new = shares(ne, mm, b, MAX_VALUES, &r.few_new, &r.wakeups_new);
+			if (!r.n_base && !r.n_new && !r.few_base && !r.few_new)
+				continue;	/* no wakeup-path tables: not a sched document */
+			if (r.n_base && r.n_new)
+				judge_mech(mm, &r, a, b);
+			else
+				r.status = MSTATUS_UNJUDGED;
+			nv = realloc(v->mechs, (v->nr_mechs + 1) * sizeof(*nv));
+			if (!nv) {
+				ret = err__set(err, -ENOMEM, "out of memory validating '%s'", m->name);
+				goto out_free;
+			}
+			v->mechs = nv;
+			v->mechs[v->nr_mechs++] = r;
+			unjudged |= r.status == MSTATUS_UNJUDGED;
+			not_seen |= r.status == MSTATUS_NOT_SEEN;
+		}
+	}
+	if (v->nr_mechs)
+		v->mechanism = not_seen ? MSTATUS_NOT_SEEN : unjudged ? MSTATUS_UNJUDGED
+								      : MSTATUS_SEEN;
+out_free:
+	free(a);
+	free(b);
+	return ret;
+}
+
+bool validation__emulated(const json_t *doc, char *why, size_t len)
+{
+	const json_t *machine = json_object_get(doc, "machine");
+	const char *cmdline = json_string_value(json_object_get(machine, "kernel_cmdline"));
+	const char *model = json_string_value(json_object_get(machine, "cpu_model"));
+
+	if (cmdline && strstr(cmdline, "schedlens.accel=tcg")) {
+		snprintf(why, len, "a QEMU TCG guest of schedlens vm (schedlens.accel=tcg)");
+		return true;
+	}
+	if (model && strstr(model, "QEMU TCG")) {
+		snprintf(why, len, "CPU '%s'", model);
+		return true;
+	}
+	return false;
+}
+
 void validation__delete(struct validation *v)
 {
 	if (!v)
 		return;
+	free(v->mechs);
 	free(v->rows);
 	free(v->lines);
 	free(v);

@@ -53,6 +53,11 @@ START_TEST(test_wakelist)
 	ck_assert_uint_eq(m->nr_focus, 3);
 	ck_assert_str_eq(m->focus[0], "ttwu_queue_wakelist");
 	ck_assert_str_eq(m->focus[1], "try_to_wake_up");
+	ck_assert_uint_eq(m->nr_mechanisms, 1);
+	ck_assert_str_eq(m->mechanisms[0].scope, "idle-llc");
+	ck_assert_str_eq(m->mechanisms[0].paths, "wakelist-*");
+	ck_assert(m->mechanisms[0].points == 50);
+	ck_assert_ptr_nonnull(m->lab);
 	manifest__delete(m);
 }
 END_TEST
@@ -159,6 +164,31 @@ struct bad_case {
 	const char *msg;	/* a part of the expected message */
 };
 
+START_TEST(test_mechanism)
+{
+	struct errbuf err = { "" };
+	struct manifest *m;
+
+	ck_assert_int_eq(parse_text(GOOD_HEAD "in-6.1 = no\nbase = linux-source-6.1\n"
+						"improve = a* m 1%\n"
+						"mechanism = sched* idle-llc wakelist-* +50pt\n"
+						"mechanism = * all direct-* -12.5pt\n"
+						"lab = shows the paths, not the timings\n",
+				    &err, &m),
+			 0);
+	ck_assert_uint_eq(m->nr_mechanisms, 2);
+	ck_assert_str_eq(m->mechanisms[0].glob, "sched*");
+	ck_assert_str_eq(m->mechanisms[0].scope, "idle-llc");
+	ck_assert_str_eq(m->mechanisms[0].paths, "wakelist-*");
+	ck_assert(m->mechanisms[0].points == 50);
+	ck_assert_int_eq(m->mechanisms[0].line, 10);
+	ck_assert_str_eq(m->mechanisms[1].scope, "all");
+	ck_assert(m->mechanisms[1].points == -12.5);
+	ck_assert_str_eq(m->lab, "shows the paths, not the timings");
+	manifest__delete(m);
+}
+END_TEST
+
 START_TEST(test_malformed)
 {
 	static const struct bad_case cases[] = {
@@ -173,6 +203,16 @@ START_TEST(test_malformed)
 		{ GOOD_HEAD "improve = a m 3\n", "'3' is not a percentage" },
 		{ GOOD_HEAD "guard = a m ?\n", "'?' is not a percentage" },
 		{ GOOD_HEAD "guard = a m -2%\n", "not negative" },
+		{ GOOD_HEAD "mechanism = * idle-llc wakelist-*\n",
+		  "'mechanism' wants ENTRY-GLOB all|idle-llc PATH-GLOB +POINTSpt" },
+		{ GOOD_HEAD "mechanism = * idle-llc wakelist-* +50pt x\n", "'mechanism' wants" },
+		{ GOOD_HEAD "mechanism = * idle wakelist-* +50pt\n",
+		  "line 7: 'idle' is neither 'all' nor 'idle-llc'" },
+		{ GOOD_HEAD "mechanism = * all wakelist-* 50pt\n", "'50pt' is not a signed change" },
+		{ GOOD_HEAD "mechanism = * all wakelist-* +50%\n", "'+50%' is not a signed change" },
+		{ GOOD_HEAD "mechanism = * all wakelist-* +0pt\n", "'+0pt' is not a signed change" },
+		{ GOOD_HEAD "mechanism = * all wakelist-* +150pt\n", "'+150pt' is not a signed" },
+		{ GOOD_HEAD "lab = a\nlab = b\n", "line 8: 'lab' given twice" },
 		{ GOOD_HEAD "in-6.1 = maybe\nbase = linux-source-6.1\nimprove = a m 1%\n",
 		  "'in-6.1' must be 'yes' or 'no'" },
 		{ GOOD_HEAD "in-6.1 = yes\nbase = linux-source-6.1+revert\nimprove = a m 1%\n",
@@ -228,6 +268,7 @@ int main(void)
 
 	tcase_add_test(tc, test_wakelist);
 	tcase_add_test(tc, test_all_series);
+	tcase_add_test(tc, test_mechanism);
 	tcase_add_test(tc, test_prefetch_file_path);
 	tcase_add_test(tc, test_minimal_forward);
 	tcase_add_test(tc, test_malformed);

@@ -240,6 +240,162 @@ START_TEST(test_holm)
 }
 END_TEST
 
+/* A manifest with the wakelist series' mechanism line alone. */
+static struct manifest *mech_manifest(void)
+{
+	struct manifest *m = calloc(1, sizeof(*m));
+
+	m->name = strdup("t");
+	m->mechanisms = calloc(1, sizeof(*m->mechanisms));
+	m->nr_mechanisms = 1;
+	m->mechanisms[0] = (struct manifest_mechanism){ .glob = strdup("sched*"),
+							.scope = strdup("idle-llc"),
+							.paths = strdup("wakelist-*"), .points = 50 };
+	return m;
+}
+
+/* An iteration of sched entry @id: @wakelist wakeups of @total to an idle CPU of the LLC took
+ * the wakelist (split over its IPI and poll paths), the rest the direct paths */
+static void put_paths(json_t *doc, const char *id, double wakelist, double total)
+{
+	json_t *e = NULL, *x, *it;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "entries"), i, x)
+		if (!strcmp(json_string_value(json_object_get(x, "id")), id))
+			e = x;
+	if (!e)
+		e = results__entry(doc, id, "pipe", NULL);
+	it = results__add_iteration(e);
+	results__set(it, "wakeups", total * 2);
+	json_object_set_new(it, "sched",
+			    json_pack("{s:{s:{s:f},s:{s:f}},s:{s:f,s:f,s:f,s:f,s:f}}",
+				      "wakeup_paths", "same-cpu", "count", total,
+				      "wakelist-ipi", "count", total,
+				      "wakeup_paths_idle_llc", "same-cpu", 0.0, "wakelist-ipi",
+				      wakelist - 1, "wakelist-poll", 1.0, "direct-ipi",
+				      total - wakelist, "unknown", 0.0));
+}
+
+/* @n iterations of put_paths(), @wakelist[i] of @total each */
+static void put_runs(json_t *doc, const double *wakelist, size_t n, double total)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		put_paths(doc, "sched pipe", wakelist[i], total);
+}
+
+static struct validation *run_mech(const struct manifest *m, json_t *base, json_t *new)
+{
+	struct validation *v = calloc(1, sizeof(*v));
+	struct errbuf err = { "" };
+
+	ck_assert_int_eq(validation__mechanisms(v, m, base, new, &err), 0);
+	return v;
+}
+
+START_TEST(test_mechanism_seen)
+{
+	struct manifest *m = mech_manifest();
+	json_t *base = doc_new(), *new = doc_new();
+	struct validation *v;
+
+	/* before: 4-6% of 1000 on the wakelist (WF_ON_CPU); after: 96-98% */
+	put_runs(base, (const double[]){ 50, 40, 60 }, 3, 1000);
+	put_runs(new, (const double[]){ 970, 960, 980 }, 3, 1000);
+	v = run_mech(m, base, new);
+	ck_assert_uint_eq(v->nr_mechs, 1);
+	ck_assert_uint_eq(v->mechs[0].n_base, 3);
+	ck_assert(fabs(v->mechs[0].base - 5) < 1e-9);
+	ck_assert(fabs(v->mechs[0].new - 97) < 1e-9);
+	ck_assert(fabs(v->mechs[0].change - 92) < 1e-9);
+	ck_assert(fabs(v->mechs[0].spread - 2) < 1e-9);
+	ck_assert(v->mechs[0].wakeups_base == 3000);
+	ck_assert_int_eq(v->mechs[0].status, MSTATUS_SEEN);
+	ck_assert_int_eq(v->mechanism, MSTATUS_SEEN);
+	ck_assert_str_eq(mstatus__name(v->mechanism), "seen");
+	validation__delete(v);
+	/* the other way round: the share fell, a rise was expected */
+	v = run_mech(m, new, base);
+	ck_assert_int_eq(v->mechanism, MSTATUS_NOT_SEEN);
+	validation__delete(v);
+	release(base, new, m);
+}
+END_TEST
+
+START_TEST(test_mechanism_not_seen)
+{
+	struct manifest *m = mech_manifest();
+	json_t *base = doc_new(), *new = doc_new(), *b2 = doc_new(), *n2 = doc_new();
+	struct validation *v;
+
+	/* the same kernel twice: 4-6% both times */
+	put_runs(base, (const double[]){ 50, 40 }, 2, 1000);
+	put_runs(new, (const double[]){ 60, 45 }, 2, 1000);
+	v = run_mech(m, base, new);
+	ck_assert_int_eq(v->mechs[0].status, MSTATUS_NOT_SEEN);
+	ck_assert_int_eq(v->mechanism, MSTATUS_NOT_SEEN);
+	ck_assert_str_eq(mstatus__name(v->mechanism), "not seen");
+	validation__delete(v);
+	/* +55 points, the runs apart, but a spread of 40 points: not clear of it */
+	put_runs(b2, (const double[]){ 100, 500, 300 }, 3, 1000);
+	put_runs(n2, (const double[]){ 800, 850, 900 }, 3, 1000);
+	v = run_mech(m, b2, n2);
+	ck_assert(fabs(v->mechs[0].change - 55) < 1e-9);
+	ck_assert(fabs(v->mechs[0].spread - 40) < 1e-9);
+	ck_assert_int_eq(v->mechanism, MSTATUS_NOT_SEEN);
+	validation__delete(v);
+	release(base, new, m);
+	json_decref(b2);
+	json_decref(n2);
+}
+END_TEST
+
+START_TEST(test_mechanism_unjudged_absent)
+{
+	struct manifest *m = mech_manifest();
+	json_t *base = doc_new(), *new = doc_new(), *plain = doc_new();
+	struct validation *v;
+
+	/* one run a side, and one with too few wakeups to count */
+	put_paths(base, "sched pipe", 50, 1000);
+	put_paths(new, "sched pipe", 970, 1000);
+	put_paths(new, "sched pipe", 10, VALIDATION_MECH_MIN_WAKEUPS - 1);
+	v = run_mech(m, base, new);
+	ck_assert_uint_eq(v->mechs[0].n_new, 1);
+	ck_assert_uint_eq(v->mechs[0].few_new, 1);
+	ck_assert_int_eq(v->mechanism, MSTATUS_UNJUDGED);
+	validation__delete(v);
+	/* documents without wakeup-path tables (run --suite's) */
+	put(plain, "sched pipe", "time", BETTER_LOWER, 3, 1.0, 0.01);
+	v = run_mech(m, plain, plain);
+	ck_assert_uint_eq(v->nr_mechs, 0);
+	ck_assert_int_eq(v->mechanism, MSTATUS_ABSENT);
+	validation__delete(v);
+	release(base, new, m);
+	json_decref(plain);
+}
+END_TEST
+
+START_TEST(test_emulated)
+{
+	json_t *doc = json_pack("{s:{s:s,s:s}}", "machine", "kernel_cmdline",
+				"console=ttyS0 quiet schedlens.accel=tcg", "cpu_model", "x");
+	char why[256];
+
+	ck_assert(validation__emulated(doc, why, sizeof(why)));
+	ck_assert(strstr(why, "schedlens.accel=tcg"));
+	json_object_set_new(json_object_get(doc, "machine"), "kernel_cmdline",
+			    json_string("console=ttyS0 schedlens.accel=kvm"));
+	ck_assert(!validation__emulated(doc, why, sizeof(why)));
+	json_object_set_new(json_object_get(doc, "machine"), "cpu_model",
+			    json_string("QEMU TCG CPU version 2.5+"));
+	ck_assert(validation__emulated(doc, why, sizeof(why)));
+	json_decref(doc);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("validation");
@@ -252,6 +408,10 @@ int main(void)
 	tcase_add_test(tc, test_untested_absent_unusable);
 	tcase_add_test(tc, test_ratio_of_counters);
 	tcase_add_test(tc, test_holm);
+	tcase_add_test(tc, test_mechanism_seen);
+	tcase_add_test(tc, test_mechanism_not_seen);
+	tcase_add_test(tc, test_mechanism_unjudged_absent);
+	tcase_add_test(tc, test_emulated);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
