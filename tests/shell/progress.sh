@@ -8,7 +8,7 @@ need_fixtures
 command -v script >/dev/null || skip "script(1) (util-linux) is not installed"
 f=$FIXTURES/local/sched-pingpong.data
 [ -f "$f" ] || skip "no fixture '$f'"
-for c in "script" "sched"; do
+for c in "report --sort dso" "script" "sched"; do
 	SCHEDLENS_PROGRESS_MS=0 script -qec "$SCHEDLENS $c -i $f" /dev/null >"$TMP/tty" 2>&1 ||
 		fail "'$c' on a terminal failed: $(tail -3 "$TMP/tty")"
 	grep -q "\[ reading '$f': [0-9]*% of [0-9.]* MB \]" "$TMP/tty" ||
