@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd-options.h"
+#include "cmd-progress.h"
 #include "schedlens/commands.h"
 #include "schedlens/focus.h"
 #include "report-int.h"
@@ -162,6 +163,7 @@ static int report_file(const struct report_opts *o, struct perf_file *f, bool ka
 	struct stream_ops ops = { .ctx = &r, .begin = rep_begin, .sample = rep_sample,
 				  .comm = rep_comm, .mmap = rep_mmap, .task = rep_task,
 				  .lost = rep_lost, .no_formats = true };
+	struct cmd_progress progress;
 	size_t i;
 	int ret;
 
@@ -176,7 +178,9 @@ static int report_file(const struct report_opts *o, struct perf_file *f, bool ka
 		ret = -ENOENT;
 		goto out_free;
 	}
+	cmd_progress__attach(&progress, f, o->input);
 	ret = perf_file__run(f, &ops, err);
+	cmd_progress__end(&progress);
 	if (r.kagg) {	/* after a bad record too: what was read before it is reported */
 		int fin = report__kagg_finish(&r, again);
 
