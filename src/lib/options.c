@@ -84,6 +84,13 @@ static bool same_option(const struct match *a, const struct match *b)
 		a->opt->callback == b->opt->callback && a->opt->data == b->opt->data);
 }
 
+/* whether @typed (@len characters) is "no-" and the start of OPT_BOOL @o's long name */
+static bool negated_prefix(const struct option *o, const char *typed, size_t len)
+{
+	return o->kind == OPTION_BOOL && o->long_name && len > 3 &&
+	       !strncmp(typed, NO_PREFIX, 3) && !strncmp(o->long_name, typed + 3, len - 3);
+}
+
 static int ambiguous(const struct parse *p, const char *typed, size_t len)
 {
 	char names[512] = "";
@@ -91,8 +98,7 @@ static int ambiguous(const struct parse *p, const char *typed, size_t len)
 	const struct option *o;
 
 	for (o = next_entry(p, NULL); o; o = next_entry(p, o)) {
-		bool neg = o->kind == OPTION_BOOL && !strncmp(typed, NO_PREFIX, 3) && len >= 3 &&
-			   !strncmp(o->long_name, typed + 3, len - 3);
+		bool neg = negated_prefix(o, typed, len);
 
 		if (!o->long_name || (strncmp(o->long_name, typed, len) && !neg) ||
 		    used >= sizeof(names))
@@ -115,28 +121,20 @@ static int find_long(const struct parse *p, const char *typed, size_t len, struc
 	bool several = false;
 
 	for (o = next_entry(p, NULL); o; o = next_entry(p, o)) {
-		bool can_neg = o->kind == OPTION_BOOL && len > 3 && !strncmp(typed, NO_PREFIX, 3);
-		struct match cand = { o, false };
+		struct match cand = { o, negated_prefix(o, typed, len) };
 
 		if (!o->long_name)
 			continue;
 		if (strlen(o->long_name) == len && !strncmp(o->long_name, typed, len)) {
+			*m = (struct match){ o, false };
+			return 0;
+		}
+		if (cand.negated && strlen(o->long_name) == len - 3) {
 			*m = cand;
 			return 0;
 		}
-		if (can_neg && strlen(o->long_name) == len - 3 &&
-		    !strncmp(o->long_name, typed + 3, len - 3)) {
-			m->opt = o;
-			m->negated = true;
-			return 0;
-		}
-		if (p->flags & OPTIONS_EXACT)
-			continue;
-		if (!strncmp(o->long_name, typed, len))
-			;
-		else if (can_neg && !strncmp(o->long_name, typed + 3, len - 3))
-			cand.negated = true;
-		else
+		if ((p->flags & OPTIONS_EXACT) ||
+		    (!cand.negated && strncmp(o->long_name, typed, len)))
 			continue;
 		if (prefix.opt && !same_option(&prefix, &cand))
 			several = true;

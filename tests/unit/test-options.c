@@ -235,6 +235,10 @@ START_TEST(test_errors)
 	ck_assert_str_eq(err.msg, "unknown option '--no-json'");
 	ck_assert_int_eq(PARSE(&c, 0, &err, "--a", &left), -EINVAL);
 	ck_assert_str_eq(err.msg, "option '--a' is ambiguous: --all-cpus, --alpha");
+	ck_assert_int_eq(PARSE(&c, 0, &err, "--no-c", &left), -EINVAL);
+	ck_assert_str_eq(err.msg, "option '--no-c' is ambiguous: --no-children, --no-cache");
+	ck_assert_int_eq(PARSE(&c, 0, &err, "--no-", &left), -EINVAL);
+	ck_assert_str_eq(err.msg, "option '--no-' is ambiguous: --no-cache, --no-group");
 	ck_assert_int_eq(PARSE(&c, 0, &err, "-r", &left), -EINVAL);
 	ck_assert_str_eq(err.msg, "option '-r' needs a value (N)");
 	ck_assert_int_eq(PARSE(&c, 0, &err, "--input", &left), -EINVAL);
