@@ -294,6 +294,98 @@ START_TEST(test_paths)
 }
 END_TEST
 
+/* a sysfs of 3 CPUs without cache information: 0 and 1 in package 0 (one LLC), 2 in 1 */
+static struct topology *three_cpus(char *root, size_t len)
+{
+	static const char *const files[][2] = {
+		{ "online", "0-2" },
+		{ "cpu0/topology/physical_package_id", "0" },
+		{ "cpu1/topology/physical_package_id", "0" },
+		{ "cpu2/topology/physical_package_id", "1" },
+	};
+	struct errbuf err = { "" };
+	struct topology *t;
+	char path[512];
+	size_t i;
+	FILE *fp;
+
+	snprintf(root, len, "/tmp/test-schedan-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "mkdir -p \"$(dirname '%s/devices/system/cpu/%s')\"",
+			 root, files[i][0]);
+		ck_assert_int_eq(system(path), 0);
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/%s", root, files[i][0]);
+		fp = fopen(path, "w");
+		ck_assert_ptr_nonnull(fp);
+		fprintf(fp, "%s\n", files[i][1]);
+		fclose(fp);
+	}
+	t = topology__read(root, &err);
+	ck_assert_msg(t, "%s", err.msg);
+	return t;
+}
+
+START_TEST(test_idle_llc)
+{
+	struct stream_stats st = { 0 };
+	struct schedan_opts o = { .kallsyms_path = "/nonexistent" };
+	char root[64], cmd[128];
+	struct fake f;
+	json_t *j, *idle;
+
+	o.topo = three_cpus(root, sizeof(root));
+	fake_init_opts(&f, NR, &o);
+	ck_assert_int_eq(f.ops.begin(f.ops.ctx, &f.info), 0);
+	/* waker 200 runs on cpu 0; cpus 1 and 2 go idle */
+	SW(&f, 0, 100, 300, 1, 200);
+	SW(&f, 1, 100, 301, 1, 0);
+	SW(&f, 2, 100, 302, 1, 0);
+	/* to idle cpu 1, same LLC: the wakelist, then directly */
+	WAKE(&f, WAKING, 0, 200, 200, 101, 1);
+	IPI_(&f, 0, 201, 200, 1, 0xffffffff81000200ull);
+	WAKE(&f, WAKEUP, 1, 205, 0, 101, 1);
+	SW(&f, 1, 210, 0, 0, 101);
+	SW(&f, 1, 215, 101, 1, 0);
+	WAKE(&f, WAKING, 0, 300, 200, 102, 1);
+	WAKE(&f, WAKEUP, 0, 301, 200, 102, 1);
+	SW(&f, 1, 330, 0, 0, 102);
+	SW(&f, 1, 335, 102, 1, 0);
+	/* to idle cpu 2, another LLC: not counted */
+	WAKE(&f, WAKING, 0, 400, 200, 103, 2);
+	IPI_(&f, 0, 401, 200, 2, 0xffffffff81000200ull);
+	WAKE(&f, WAKEUP, 2, 405, 0, 103, 2);
+	SW(&f, 2, 410, 0, 0, 103);
+	SW(&f, 2, 415, 103, 1, 0);
+	/* to cpu 1 while it runs 110: not idle, not counted */
+	SW(&f, 1, 500, 0, 0, 110);
+	WAKE(&f, WAKING, 0, 510, 200, 104, 1);
+	WAKE(&f, WAKEUP, 0, 511, 200, 104, 1);
+	SW(&f, 1, 520, 110, 0, 104);
+	/* on the waker's own cpu: not counted */
+	WAKE(&f, WAKING, 0, 600, 200, 105, 0);
+	SW(&f, 0, 610, 200, 0, 105);
+	ck_assert_int_eq(f.ops.end(f.ops.ctx, &st), 0);
+
+	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_WAKELIST_IPI), 2);
+	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_DIRECT_NOIPI), 2);
+	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_SAME_CPU), 1);
+	ck_assert_uint_eq(schedan__wakeups_idle_llc(f.a, WAKE_WAKELIST_IPI), 1);
+	ck_assert_uint_eq(schedan__wakeups_idle_llc(f.a, WAKE_DIRECT_NOIPI), 1);
+	ck_assert_uint_eq(schedan__wakeups_idle_llc(f.a, WAKE_SAME_CPU), 0);
+	j = schedan__json(f.a);
+	idle = json_object_get(j, "wakeup_paths_idle_llc");
+	ck_assert_int_eq(json_integer_value(json_object_get(idle, "wakelist-ipi")), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(idle, "direct-noipi")), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(idle, "direct-ipi")), 0);
+	json_decref(j);
+	fake_exit(&f);
+	topology__delete((struct topology *)o.topo);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 START_TEST(test_lost)
 {
 	struct fake f;
@@ -566,6 +658,7 @@ int main(void)
 	int nf;
 
 	tcase_add_test(tc, test_paths);
+	tcase_add_test(tc, test_idle_llc);
 	tcase_add_test(tc, test_lost);
 	tcase_add_test(tc, test_missing);
 	tcase_add_test(tc, test_percentiles);
