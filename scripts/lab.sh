@@ -12,7 +12,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 bin=$(readlink -f "${1:-$top/build/schedlens}")
 out=${LAB_OUT:-$top/build/lab}
 matrix=${LAB_MATRIX:-"6.1/x86_64 6.12/x86_64 6.1/arm64 6.12/arm64 host"}
-checks=(boot list stat-sw stat-r hw mux evmap report dwarf sched-i timehist sched-pipe sched-msg run gate)
+checks=(boot list stat-sw stat-r hw mux evmap report dwarf klines sched-i timehist sched-pipe sched-msg run gate)
 export LC_ALL=C
 declare -A cell
 failed=0
@@ -169,6 +169,48 @@ check_dwarf() {
 	fi
 }
 
+# the guest kernel's debug vmlinux (Debian's linux-image-RELEASE-dbg), fetched once into the
+# cache beside the kernels (apt-get download, dpkg-deb; never installed): its path, or
+# nothing with the reason on stderr
+debug_vmlinux() {
+	local rel=$1 deb=${arch/x86_64/amd64} kc=${XDG_CACHE_HOME:-$HOME/.cache}/schedlens/kernels
+	local d=$kc/linux-image-$rel-dbg f tmp
+	f=$d/usr/lib/debug/boot/vmlinux-$rel
+	if [ ! -s "$f" ]; then
+		tmp=$(mktemp -d) && mkdir -p "$d" &&
+		(cd "$tmp" && apt-get download -q "linux-image-$rel-dbg:$deb" > get.log 2>&1 &&
+		 dpkg-deb --fsys-tarfile linux-image-*.deb | tar -x -C "$d" --wildcards './usr/lib/debug/boot/*') ||
+			echo "linux-image-$rel-dbg:$deb not fetched: $(tail -1 "$tmp/get.log" 2>/dev/null | cut -c1-80)" >&2
+		rm -rf "$tmp"
+	fi
+	[ -s "$f" ] && echo "$f"
+}
+
+# kernel lines through the debug vmlinux: report --sort srcline, script --inline and annotate
+# against addr2line on the sampled addresses (tests/lab/klines.sh)
+check_klines() {
+	local v why res r2
+	if [ "$(status krec-pcg)" != 0 ] || [ "$(status krec-pipe)" != 0 ]; then
+		fail klines "record exit $(status krec-pcg)/$(status krec-pipe)"
+		return
+	fi
+	command -v perf >/dev/null && command -v addr2line >/dev/null || { skip klines "no perf or addr2line here"; return; }
+	v=$(debug_vmlinux "$(cat "$dir/uname.txt")" 2> "$dir/klines.err")
+	if [ -z "$v" ]; then
+		skip klines "$(head -1 "$dir/klines.err" | cut -c1-100)"
+		return
+	fi
+	res=$(bash "$top/tests/lab/klines.sh" "$bin" "$dir/kpcg.data" "$v" task_sched_runtime)
+	r2=$(bash "$top/tests/lab/klines.sh" "$bin" "$dir/kpipe.data" "$v")
+	if [ "${res%% *}" = skip ]; then
+		skip klines "${res#* }"
+	elif [ "${res%% *}" = pass ] && [ "${r2%% *}" = pass ]; then
+		pass klines "pound-clock-gettime: ${res#* }; pipe: ${r2#* }"
+	else
+		fail klines "pound-clock-gettime: ${res#* }; pipe: ${r2#* }"
+	fi
+}
+
 check_sched() {
 	local u t src
 	if [ "$(status record-sched)" = 0 ] &&
@@ -269,6 +311,7 @@ for row in $matrix; do
 	check_evmap
 	check_report
 	check_dwarf
+	check_klines
 	check_sched
 	check_timehist
 	check_run

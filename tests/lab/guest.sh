@@ -45,6 +45,10 @@ fi
 # the guest, where the binary the stacks are of is
 step dwarf sh -c "$S record -e cpu-clock --call-graph dwarf -o dw.data -- $S bench pipe -l 2000 &&
 	$S report -i dw.data --children --sort sym > dwarf.txt"
+# kernel lines (host: the debug vmlinux against addr2line): callchains on the scheduler's
+# paths, task_sched_runtime under clock_gettime, the wakeups of a pipe
+step krec-pcg $S record -e cpu-clock -g -o kpcg.data -- $S bench pound-clock-gettime -t 2 -n 300000
+step krec-pipe $S record -e cpu-clock -g -o kpipe.data -- $S bench pipe -l 3000
 step record-sched $S record --sched -o sched.data -- $S bench pipe -l 2000
 # many tasks: every switch of the recording is in the file, to settle counts against perf's
 step record-msg $S record --sched -o msg.data -- $S bench messaging -g 2 -f 5 -l 50
