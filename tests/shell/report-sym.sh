@@ -3,7 +3,8 @@
 # report with symbols: the snb fixture without symbols against perf's refs (addresses and
 # shares); the hotline program by symbol and by source line against perf on the same file;
 # per-DSO notes for missing debug info, a stripped binary and a vanished file with the rest
-# still attributed; --focus, --folded, --children, -g, --percent-limit and the skid note.
+# still attributed; --focus, --folded, --children, -g, --percent-limit and the skid note; a
+# --vmlinux of another kernel's build refused.
 source "$(dirname "$0")/lib.sh"
 need_fixtures
 
@@ -98,6 +99,21 @@ expect_rc 0 "$SCHEDLENS" report -i "$TMP/dso.data" --sort srcline
 grep -qE ' chase\+[0-9]+$' "$TMP/out" || fail "no sym+offset for lines without debug info"
 grep -q "$TMP/hl-nodebug: no debug info" "$TMP/out" || fail "no note for missing debug info"
 grep -qE ' hotline\.c:[0-9]+$' "$TMP/out" && fail "source lines for binaries without debug info"
+
+# 5. a vmlinux of another build than the recording's kernel (the file's BUILD_ID entry for
+#    [kernel.kallsyms], from /sys/kernel/notes) is refused by report, annotate and script
+kid=$(perf buildid-list -i "$TMP/hl.data" 2>/dev/null | awk '$2 == "[kernel.kallsyms]" { print $1 }')
+if [ -n "$kid" ]; then
+	echo 'void _text(void) {} int main(void) { return 0; }' > "$TMP/vml.c"
+	gcc -g -Wl,--build-id -o "$TMP/vmlinux" "$TMP/vml.c" || fail "cannot build a vmlinux"
+	for c in "report --sort srcline" "annotate chase" script; do
+		expect_rc 1 "$SCHEDLENS" $c -i "$TMP/hl.data" --vmlinux "$TMP/vmlinux"
+		grep -q "'$TMP/vmlinux' is not the recorded kernel's vmlinux: build-id [0-9a-f]*, the recording's $kid" "$TMP/err" ||
+			fail "$c: no refusal naming both build-ids: $(cat "$TMP/err")"
+	done
+else
+	echo "skip: hl.data has no build-id for the kernel (/sys/kernel/notes unreadable): no refusal to check"
+fi
 
 # bad input
 expect_rc 2 "$SCHEDLENS" report -i "$TMP/hl.data" --sort nosuchkey
