@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * schedlens report: a perf.data file as perf report shows it: histograms by sort keys per
- * event (shares by period and by sample count), --stats (records by type), --header.
- * report-sym.c holds the symbol side (rows by label, notes, focus, folded stacks),
- * report-info.c --stats and --header.
+ * schedlens report: a perf.data file as perf report shows it, through the report library
+ * (include/schedlens/report.h, src/lib/report/): histograms by sort keys per event, symbols,
+ * call graphs, focus, folded stacks; report-info.c --stats and --header.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,206 +12,37 @@
 #include "cmd-options.h"
 #include "cmd-progress.h"
 #include "schedlens/commands.h"
-#include "schedlens/focus.h"
+#include "schedlens/report.h"
 #include "report-int.h"
 
-static int rep_begin(void *ctx, const struct stream_info *info)
-{
-	struct report *r = ctx;
-	size_t i;
-	int ret;
-
-	r->info = info;
-	r->nr = info->nr_evsels;
-	r->hists = calloc(r->nr ?: 1, sizeof(*r->hists));
-	r->lost = calloc(r->nr ?: 1, sizeof(*r->lost));
-	r->nr_samples = calloc(r->nr ?: 1, sizeof(*r->nr_samples));
-	r->period = calloc(r->nr ?: 1, sizeof(*r->period));
-	if (!r->hists || !r->lost || !r->nr_samples || !r->period)
-		return -ENOMEM;
-	for (i = 0; i < r->nr; i++) {
-		r->hists[i] = hist__new(r->o->sorts, r->o->nr_sorts);
-		if (!r->hists[i])
-			return -ENOMEM;
-	}
-	r->sread = sample_read__new(info, &ret);
-	if (ret)
-		return ret;
-	ret = report__sym_begin(r, info);
-	if (ret || (r->symrep && !symrep__per_place(r->symrep)))
-		return ret;
-	r->memo = calloc(REPORT_MEMO_SIZE, sizeof(*r->memo));
-	r->gen = 1;
-	if (!r->memo)
-		return -ENOMEM;
-	if (r->kagg_allowed && report__kagg_eligible(r, info->pipe_mode)) {
-		ret = report__kagg_new(r);
-		if (!ret)	/* they come to rep_sample as they are read */
-			r->ops->unordered = 1u << PERF_RECORD_MISC_KERNEL;
-	}
-	return ret;
-}
-
-int report__place(struct report *r, const struct stream_sample *s, struct hist_key *k)
-{
-	struct taddr al;
-	int ret = threads__resolve(r->threads, s->pid, s->tid, s->misc, s->ip, &al);
-
-	if (ret)
-		return ret;
-	*k = (struct hist_key){ .comm = al.comm, .dso = al.map ? al.map->dso : r->unknown,
-				.addr = al.addr, .level = al.level, .pid = s->pid, .tid = s->tid,
-				.cpu = s->cpu };
-	return r->symrep ? report__sym_sample(r, s, &al, k) : 0;
-}
-
-static int rep_one_sample(void *ctx, const struct stream_sample *s)
-{
-	struct report *r = ctx;
-	struct report_memo *m = NULL;
-	struct hist_key k = { 0 };
-	int ret;
-
-	if (!s->evsel || (size_t)s->evsel->idx >= r->nr)
-		return 0;
-	if (r->kagg && (s->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
-		return report__kagg_sample(r, s);
-	r->nr_samples[s->evsel->idx]++;
-	r->period[s->evsel->idx] += s->period;
-	if (r->symrep && r->o->sym.labels)	/* rows by label: the hists are not shown */
-		return report__label_sample(r, s);
-	if (r->memo) {
-		m = &r->memo[(s->ip ^ s->ip >> 12 ^ s->tid * 0x9e3779b1u ^ s->cpu << 5) &
-			     (REPORT_MEMO_SIZE - 1)];
-		if (m->gen == r->gen && m->ip == s->ip && m->tid == s->tid && m->pid == s->pid &&
-		    m->cpu == s->cpu && m->misc == s->misc && m->evidx == (uint32_t)s->evsel->idx) {
-			if (r->symrep)
-				symrep__repeat(r->symrep, s, m->sym);
-			hist__add_at(r->hists[s->evsel->idx], m->idx, s->period);
-			return 0;
-		}
-	}
-	ret = report__place(r, s, &k);
-	if (ret)
-		return ret;
-	if (!m)
-		return hist__add(r->hists[s->evsel->idx], &k, s->period);
-	ret = hist__add_idx(r->hists[s->evsel->idx], &k, s->period, &m->idx);
-	*m = (struct report_memo){ .ip = s->ip, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
-				   .gen = ret ? 0 : r->gen, .misc = s->misc,
-				   .evidx = (uint32_t)s->evsel->idx, .idx = m->idx,
-				   .sym = k.sym_name };
-	return ret;
-}
-
-/* a sample that read its group's counters (:S) stands for one sample per value, as in perf */
-static int rep_sample(void *ctx, const struct stream_sample *s)
-{
-	struct report *r = ctx;
-
-	if (r->sread && sample_read__reads(s->evsel))
-		return sample_read__deliver(r->sread, s, rep_one_sample, r);
-	return rep_one_sample(r, s);
-}
-
-static int rep_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm, bool exec,
-		    uint64_t time)
-{
-	struct report *r = ctx;
-
-	r->gen++;
-	if (r->syms && exec && pid == tid && symbols__exec(r->syms, pid))
-		return -ENOMEM;
-	return threads__comm(r->threads, pid, tid, comm, exec);
-}
-
-static int rep_mmap(void *ctx, const struct stream_mmap *m)
-{
-	struct report *r = ctx;
-
-	r->gen++;
-	if (r->syms && symbols__mmap(r->syms, m))
-		return -ENOMEM;
-	return threads__mmap(r->threads, m);
-}
-
-static int rep_task(void *ctx, const struct stream_task *t)
-{
-	struct report *r = ctx;
-
-	r->gen++;
-	if (r->syms && t->fork && symbols__fork(r->syms, t->pid, t->ppid))
-		return -ENOMEM;
-	return threads__task(r->threads, t, t->misc);
-}
-
-static int rep_lost(void *ctx, uint64_t id, uint64_t nr, uint64_t time)
-{
-	return 0;
-}
-
 /*
- * The histograms of @f. With @kagg_allowed, kernel samples may be counted outside time order
- * (report-kagg.c); *@again when that turned out not to hold: nothing was printed, read @f
- * again without.
+ * The report of @f. With @unordered, kernel samples may be counted outside time order
+ * (report.h); *@again when that turned out not to hold: nothing was printed, read @f again
+ * without.
  */
-static int report_file(const struct report_opts *o, struct perf_file *f, bool kagg_allowed,
+static int report_file(const struct report_opts *o, struct perf_file *f, bool unordered,
 		       bool *again, struct errbuf *err)
 {
-	struct report r = { .o = o, .f = f, .kagg_allowed = kagg_allowed, .err = err };
-	struct stream_ops ops = { .ctx = &r, .begin = rep_begin, .sample = rep_sample,
-				  .comm = rep_comm, .mmap = rep_mmap, .task = rep_task,
-				  .lost = rep_lost, .no_formats = true };
 	struct cmd_progress progress;
-	size_t i;
-	int ret;
+	struct report *r;
+	int ret, fin;
 
 	*again = false;
-	r.ops = &ops;
-	r.threads = threads__new();
-	if (!r.threads || !(r.unknown = threads__intern(r.threads, "[unknown]"))) {
-		ret = -ENOMEM;
-		goto out_free;
-	}
-	if (o->focus && !(r.focus = focus__load(o->focus, SCHEDLENS_DATADIR, err))) {
-		ret = -ENOENT;
-		goto out_free;
-	}
+	ret = report__new(&r, o, f, unordered, err);
+	if (ret)
+		return ret;
 	cmd_progress__attach(&progress, f, o->input);
-	ret = perf_file__run(f, &ops, err);
+	ret = perf_file__run(f, report__ops(r), err);
 	cmd_progress__end(&progress);
-	if (r.kagg) {	/* after a bad record too: what was read before it is reported */
-		int fin = report__kagg_finish(&r, again);
-
+	/* after a bad record too: what was read before it is reported */
+	fin = report__finish(r, again);
+	ret = ret ?: fin;
+	if (!*again) {
+		fin = report__print(r, perf_file__stats(f), stdout, stderr);
 		ret = ret ?: fin;
 	}
-	if (r.symrep && !*again) {
-		int fin = symrep__finish(r.symrep);
-
-		ret = ret ?: fin;
-	}
-	if (r.hists && !*again) {	/* after a bad record too */
-		int pr = report__print(&r, perf_file__stats(f));
-
-		ret = ret ?: pr;
-	}
-	if (r.syms)
-		symbols__cache_save(r.syms);	/* a cache: what cannot be written is looked up again */
-out_free:
-	for (i = 0; r.hists && i < r.nr; i++)
-		hist__delete(r.hists[i]);
-	free(r.hists);
-	free(r.lost);
-	free(r.nr_samples);
-	free(r.period);
-	free(r.memo);
-	free(r.groups);
-	sample_read__delete(r.sread);
-	report__kagg_delete(&r);
-	threads__delete(r.threads);
-	symrep__delete(r.symrep);
-	symbols__delete(r.syms);
-	focus__delete(r.focus);
+	report__save_cache(r);
+	report__delete(r);
 	return ret;
 }
 
@@ -343,34 +173,13 @@ int cmd_report(int argc, char **argv)
 	};
 	const struct cmd_options cmd = { "schedlens report", report_usage, opts,
 					 OPTIONS_NO_ARGUMENTS };
-	char *copy, *tok, *save;
+	struct errbuf err = { "" };
 	int c;
 
 	if (cmd_options__parse(&cmd, argc, argv, &c) < 0)
 		return c;
-	copy = strdup(sort);
-	if (!copy)
-		return 1;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int s = hist_sort__parse(tok);
-
-		if (!strcmp(tok, "srcline") && !report__add_key(&o, tok, s))
-			continue;
-		if (s < 0 || o.nr_sorts >= HIST_SORT_MAX || report__add_key(&o, tok, s)) {
-			c = cmd_options__error(&cmd, "'%s' is not a sort key", tok);
-			free(copy);
-			return c;
-		}
-		o.sorts[o.nr_sorts++] = s;
-	}
-	free(copy);
-	if (!o.sym.nr_keys) {
-		fprintf(stderr, "schedlens report: --sort needs at least one key\n");
-		return 2;
-	}
-	for (c = 0; c < (int)o.sym.nr_keys; c++)
-		o.sym.labels |= o.sym.keys[c] == SYMREP_SRCLINE;
-	o.sym.labels |= o.sym.children || o.sym.graph;
+	if (report__set_sort(&o, sort, &err))
+		return cmd_options__error(&cmd, "%s", err.msg);
 	if (o.no_symbols && (o.sym.labels || o.sym.folded || o.focus || o.sym.skid_caller)) {
 		fprintf(stderr, "schedlens report: --no-symbols excludes srcline, --children, -g, "
 				"--folded, --focus and --skid-caller\n");

@@ -84,11 +84,11 @@ int report__label_sample(struct report *r, const struct stream_sample *s)
 static void note(const struct report *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* with -t or --folded stdout holds data only: notes go to stderr */
+/* with -t or --folded the output holds data only: notes go to r->notes */
 static void note(const struct report *r, const char *fmt, ...)
 {
 	bool data_only = r->o->sep || r->o->sym.folded;
-	FILE *f = data_only ? stderr : stdout;
+	FILE *f = data_only ? r->notes : r->out;
 	va_list ap;
 
 	fputs(data_only ? "schedlens report: note: " : "# note: ", f);
@@ -151,6 +151,7 @@ struct gnode {
 struct gtree {
 	uint64_t total, min_hit;
 	bool failed;
+	FILE *out;
 };
 
 static void gnode__delete(struct gnode *n)
@@ -239,19 +240,19 @@ static bool mask_bit(uint64_t mask, int i)
 	return i < 64 && (mask >> i & 1);
 }
 
-static void graph_margin(int left)
+static void graph_margin(FILE *out, int left)
 {
-	printf("%*s", 12 + left, "");
+	fprintf(out, "%*s", 12 + left, "");
 }
 
-static void graph_line(int depth, uint64_t mask, int left)
+static void graph_line(FILE *out, int depth, uint64_t mask, int left)
 {
 	int i;
 
-	graph_margin(left);
+	graph_margin(out, left);
 	for (i = 0; i < depth; i++)
-		fputs(mask_bit(mask, i) ? "|          " : "           ", stdout);
-	putchar('\n');
+		fputs(mask_bit(mask, i) ? "|          " : "           ", out);
+	fputc('\n', out);
 }
 
 /* one frame of a printed node; the first carries the node's share */
@@ -260,15 +261,15 @@ static void graph_frame(const struct gtree *t, const struct gnode *node, const s
 {
 	int i;
 
-	graph_margin(left);
+	graph_margin(t->out, left);
 	for (i = 0; i < depth; i++) {
-		putchar(mask_bit(mask, i) ? '|' : ' ');
+		fputc(mask_bit(mask, i) ? '|' : ' ', t->out);
 		if (first && i == depth - 1)
-			printf("--%.2f%%--", t->total ? 100.0 * node->cumul / t->total : 0.0);
+			fprintf(t->out, "--%.2f%%--", t->total ? 100.0 * node->cumul / t->total : 0.0);
 		else
-			fputs("          ", stdout);
+			fputs("          ", t->out);
 	}
-	printf("%.*s\n", (int)f->len, f->name);
+	fprintf(t->out, "%.*s\n", (int)f->len, f->name);
 }
 
 static size_t graph_children(struct gtree *t, const struct gnode *n, int depth, uint64_t mask,
@@ -282,7 +283,7 @@ static size_t graph_children(struct gtree *t, const struct gnode *n, int depth, 
 	for (i = 0; i < nr; i++) {
 		if (i + 1 == nr && depth <= 64)
 			new_mask &= ~(1ull << (depth - 1));
-		graph_line(depth, mask, left);
+		graph_line(t->out, depth, mask, left);
 		end = gnode__run_end(kids[i]);
 		for (f = kids[i];; f = f->child) {
 			graph_frame(t, kids[i], f, f == kids[i], depth, new_mask, left);
@@ -301,9 +302,10 @@ static size_t graph_children(struct gtree *t, const struct gnode *n, int depth, 
  * A single first node holding all of the entry's period is printed without its share after
  * "---"; sorted by symbol first, its first frame (the entry itself) is left out.
  */
-static int print_graph(const struct gnode *root, uint64_t total, uint64_t parent, bool skip_first)
+static int print_graph(FILE *out, const struct gnode *root, uint64_t total, uint64_t parent,
+		       bool skip_first)
 {
-	struct gtree t = { .total = total, .min_hit = (uint64_t)(total * 0.005) };
+	struct gtree t = { .total = total, .min_hit = (uint64_t)(total * 0.005), .out = out };
 	const struct gnode **kids, *f, *end;
 	size_t nr, lines = 0;
 	int left = 0;
@@ -314,16 +316,16 @@ static int print_graph(const struct gnode *root, uint64_t total, uint64_t parent
 		for (f = kids[0];; f = f->child) {
 			if (f != kids[0] || !skip_first) {
 				if (!lines) {
-					graph_margin(left);
-					printf("|\n");
-					graph_margin(left);
-					printf("---");
+					graph_margin(out, left);
+					fprintf(out, "|\n");
+					graph_margin(out, left);
+					fprintf(out, "---");
 					left += 3;
 					lines++;
 				} else {
-					graph_margin(left);
+					graph_margin(out, left);
 				}
-				printf("%.*s\n", (int)f->len, f->name);
+				fprintf(out, "%.*s\n", (int)f->len, f->name);
 				lines++;
 			}
 			if (f == end)
@@ -334,7 +336,7 @@ static int print_graph(const struct gnode *root, uint64_t total, uint64_t parent
 	free(kids);
 	lines += graph_children(&t, root, 1, 1, left);
 	if (lines)
-		putchar('\n');
+		fputc('\n', out);
 	return t.failed ? -ENOMEM : 0;
 }
 
@@ -381,7 +383,7 @@ static int print_paths(struct report *r, const struct sym_stack **p, size_t n, c
 		ret = gnode__add(&root, p[lo]->key + len + 1, p[lo]->period);
 	}
 	if (!ret)
-		ret = print_graph(&root, tp, parent,
+		ret = print_graph(r->out, &root, tp, parent,
 				  r->o->sym.nr_keys && r->o->sym.keys[0] == SYMREP_SYM);
 	gnode__delete(root.child);
 	return ret;
@@ -510,12 +512,12 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 			w[j] = strlen(f[j]) > w[j] ? strlen(f[j]) : w[j];
 	}
 	if (!o->sep) {
-		report__print_count(all_s, all_p, r->groups[idx].nr_members > 1,
+		report__print_count(r->out, all_s, all_p, r->groups[idx].nr_members > 1,
 				    report__event_desc(r, idx, n > 1, desc, sizeof(desc)));
 		nc = report__share_cols(r, c, n, children);
 		for (j = 0; j < o->sym.nr_keys; j++)
 			c[nc++] = (struct report_col){ key_title(o->sym.keys[j]), w[j], false };
-		report__print_head(c, nc);
+		report__print_head(r->out, c, nc);
 	}
 	for (i = 0; i < lr.nr; i++) {
 		const struct label_row *e = &lr.v[i];
@@ -534,15 +536,15 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 		snprintf(lab, sizeof(lab), "%s", e->key);
 		nk = symrep__split(lab, f, SYMREP_MAX_KEYS);
 		for (j = 0; j < nk; j++)
-			printf("%s%-*s", o->sep ?: "  ", o->sep || j + 1 == nk ? 0 : (int)w[j], f[j]);
-		putchar('\n');
+			fprintf(r->out, "%s%-*s", o->sep ?: "  ", o->sep || j + 1 == nk ? 0 : (int)w[j], f[j]);
+		fputc('\n', r->out);
 		if (paths && !ret)
 			ret = print_paths(r, paths, nr_paths, e->key, tp[0], e->period[0]);
 	}
 	if (!o->sep)
-		printf("\n\n");
+		fprintf(r->out, "\n\n");
 	if (ret)
-		fprintf(stderr, "schedlens report: call graph: %s\n", strerror(-ret));
+		fprintf(r->notes, "schedlens report: call graph: %s\n", strerror(-ret));
 	ret = 0;	/* said */
 out_free:
 	free(paths);
@@ -562,11 +564,11 @@ static void print_focus_lines(struct report *r, const struct focus_row *rows, si
 		nl = focus__lines(r->focus, (int)i, &l);
 		for (j = 0; j < nl && j < REPORT_FOCUS_LINES; j++) {
 			if (!head)
-				printf("#\n# hottest source lines of the self samples (%d a function)\n"
+				fprintf(r->out, "#\n# hottest source lines of the self samples (%d a function)\n"
 				       "#     Self   Samples  %-28s Function\n", REPORT_FOCUS_LINES,
 				       "Line");
 			head = true;
-			printf("%9.2f%% %9llu  %-28s %s\n", tp ? 100.0 * l[j].period / tp : 0.0,
+			fprintf(r->out, "%9.2f%% %9llu  %-28s %s\n", tp ? 100.0 * l[j].period / tp : 0.0,
 			       (unsigned long long)l[j].samples, l[j].line, rows[i].name);
 		}
 	}
@@ -580,16 +582,16 @@ void report__print_focus(struct report *r)
 	size_t n = focus__rows(r->focus, &rows), i;
 
 	focus__totals(r->focus, &any, &ns, &tp);
-	printf("# focus '%s': %zu functions; shares of all %llu samples, by period\n",
+	fprintf(r->out, "# focus '%s': %zu functions; shares of all %llu samples, by period\n",
 	       r->o->focus, n, (unsigned long long)ns);
-	printf("# self: taken in the function; through: its callchain passes through it\n#\n");
-	printf("#     Self   Through   Samples  Function\n");
+	fprintf(r->out, "# self: taken in the function; through: its callchain passes through it\n#\n");
+	fprintf(r->out, "#     Self   Through   Samples  Function\n");
 	for (i = 0; i <= n; i++) {
 		const struct focus_row *e = i < n ? &rows[i] : &any;
 
 		if (i < n && !e->through_samples)
 			continue;
-		printf("%9.2f%% %8.2f%% %9llu  %s\n", tp ? 100.0 * e->self_period / tp : 0.0,
+		fprintf(r->out, "%9.2f%% %8.2f%% %9llu  %s\n", tp ? 100.0 * e->self_period / tp : 0.0,
 		       tp ? 100.0 * e->through_period / tp : 0.0,
 		       (unsigned long long)e->through_samples, e->name);
 	}
@@ -603,7 +605,7 @@ void report__print_folded(struct report *r)
 
 	v = sym_stacks__sorted(symrep__folded(r->symrep), &n);
 	for (i = 0; i < n; i++)
-		printf("%s %llu\n", v[i].key, (unsigned long long)v[i].nr_samples);
+		fprintf(r->out, "%s %llu\n", v[i].key, (unsigned long long)v[i].nr_samples);
 }
 
 int report__parse_graph(const char *arg, enum symrep_graph *g)
@@ -639,4 +641,37 @@ int report__add_key(struct report_opts *o, const char *tok, int hs)
 	else
 		return -EINVAL;
 	return 0;
+}
+
+int report__set_sort(struct report_opts *o, const char *keys, struct errbuf *err)
+{
+	char *copy = strdup(keys), *tok, *save;
+	size_t i;
+	int ret = 0;
+
+	if (!copy)
+		return err__set(err, -ENOMEM, "out of memory");
+	o->nr_sorts = 0;
+	o->sym.nr_keys = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int s = hist_sort__parse(tok);
+
+		if (!strcmp(tok, "srcline") && !report__add_key(o, tok, s))
+			continue;
+		if (s < 0 || o->nr_sorts >= HIST_SORT_MAX || report__add_key(o, tok, s)) {
+			ret = err__set(err, -EINVAL, "'%s' is not a sort key", tok);
+			goto out;
+		}
+		o->sorts[o->nr_sorts++] = s;
+	}
+	if (!o->sym.nr_keys) {
+		ret = err__set(err, -EINVAL, "--sort needs at least one key");
+		goto out;
+	}
+	for (i = 0; i < o->sym.nr_keys; i++)
+		o->sym.labels |= o->sym.keys[i] == SYMREP_SRCLINE;
+	o->sym.labels |= o->sym.children || o->sym.graph;
+out:
+	free(copy);
+	return ret;
 }

@@ -15,7 +15,8 @@
 #define PCT_WIDTH 8	/* perf's Overhead, Children and Self columns, per member */
 #define NR_WIDTH 12	/* perf's Samples */
 
-void report__print_count(uint64_t nr_samples, uint64_t period, bool plural, const char *name)
+void report__print_count(FILE *out, uint64_t nr_samples, uint64_t period, bool plural,
+			 const char *name)
 {
 	double v = (double)nr_samples;
 	char unit = ' ';
@@ -26,27 +27,27 @@ void report__print_count(uint64_t nr_samples, uint64_t period, bool plural, cons
 		v /= 1000.0;
 		unit = *u;
 	}
-	printf("# Samples: %llu%c of event%s '%s'\n", (unsigned long long)v, unit,
+	fprintf(out, "# Samples: %llu%c of event%s '%s'\n", (unsigned long long)v, unit,
 	       plural ? "s" : "", name);
-	printf("# Event count (approx.): %llu\n#\n", (unsigned long long)period);
+	fprintf(out, "# Event count (approx.): %llu\n#\n", (unsigned long long)period);
 }
 
-void report__print_head(const struct report_col *c, size_t n)
+void report__print_head(FILE *out, const struct report_col *c, size_t n)
 {
 	size_t i, d;
 
-	putchar('#');
+	fputc('#', out);
 	for (i = 0; i < n; i++)
-		printf(c[i].right ? "%s%*s" : "%s%-*s", i ? "  " : " ", (int)c[i].width,
+		fprintf(out, c[i].right ? "%s%*s" : "%s%-*s", i ? "  " : " ", (int)c[i].width,
 		       c[i].title);
-	putchar('\n');
-	putchar('#');
+	fputc('\n', out);
+	fputc('#', out);
 	for (i = 0; i < n; i++) {
-		fputs(i ? "  " : " ", stdout);
+		fputs(i ? "  " : " ", out);
 		for (d = 0; d < c[i].width; d++)
-			putchar('.');
+			fputc('.', out);
 	}
-	printf("\n#\n");
+	fprintf(out, "\n#\n");
 }
 
 size_t report__share_cols(const struct report *r, struct report_col *c, size_t nr_members,
@@ -68,11 +69,11 @@ void report__print_shares(const struct report *r, const double *pct, size_t nr_p
 {
 	size_t i;
 
-	fputs("  ", stdout);
+	fputs("  ", r->out);
 	for (i = 0; i < nr_pct; i++)
-		printf("%s%*.2f%%", i && i % nr_members == 0 ? "  " : "", PCT_WIDTH - 1, pct[i]);
+		fprintf(r->out, "%s%*.2f%%", i && i % nr_members == 0 ? "  " : "", PCT_WIDTH - 1, pct[i]);
 	for (i = 0; r->o->show_nr && i < nr_members; i++)
-		printf("%s%*llu", i ? "" : "  ", NR_WIDTH, (unsigned long long)nr[i]);
+		fprintf(r->out, "%s%*llu", i ? "" : "  ", NR_WIDTH, (unsigned long long)nr[i]);
 }
 
 void report__print_fields(const struct report *r, size_t idx, double period_pct,
@@ -80,7 +81,7 @@ void report__print_fields(const struct report *r, size_t idx, double period_pct,
 {
 	const char *sep = r->o->sep;
 
-	printf("%s%s%.4f%s%.4f", r->info->evsels[idx].name, sep, period_pct, sep, samples_pct);
+	fprintf(r->out, "%s%s%.4f%s%.4f", r->info->evsels[idx].name, sep, period_pct, sep, samples_pct);
 }
 
 /*
@@ -146,12 +147,12 @@ static void print_key(struct report *r, const struct hist_key *k, enum hist_sort
 	switch (s) {
 	case HIST_SORT_COMM:
 		if (w)
-			printf("%-*.*s", w, w, k->comm);
+			fprintf(r->out, "%-*.*s", w, w, k->comm);
 		else
-			fputs(k->comm, stdout);
+			fputs(k->comm, r->out);
 		break;
 	case HIST_SORT_DSO:
-		printf("%-*s", w, k->dso);
+		fprintf(r->out, "%-*s", w, k->dso);
 		break;
 	case HIST_SORT_SYM:
 		if (k->sym_name)
@@ -159,16 +160,16 @@ static void print_key(struct report *r, const struct hist_key *k, enum hist_sort
 		else
 			snprintf(b, sizeof(b), "[%c] 0x%016llx", k->level,
 				 (unsigned long long)k->addr);
-		printf("%-*s", w, b);
+		fprintf(r->out, "%-*s", w, b);
 		break;
 	case HIST_SORT_PID:	/* -t: the tid alone */
 		if (w)
-			printf("%7d:%-*.*s", k->tid, w - 8, w - 8, thread_comm(r, k));
+			fprintf(r->out, "%7d:%-*.*s", k->tid, w - 8, w - 8, thread_comm(r, k));
 		else
-			printf("%d", k->tid);
+			fprintf(r->out, "%d", k->tid);
 		break;
 	case HIST_SORT_CPU:
-		printf("%*.*d", w, w, k->cpu);
+		fprintf(r->out, "%*.*d", w, w, k->cpu);
 		break;
 	default:
 		break;
@@ -208,7 +209,7 @@ static int print_hist(struct report *r, size_t idx, size_t n)
 		all_s += ts[m];
 	}
 	if (!o->sep) {
-		report__print_count(all_s, all_p, r->groups[idx].nr_members > 1,
+		report__print_count(r->out, all_s, all_p, r->groups[idx].nr_members > 1,
 				    report__event_desc(r, idx, n > 1, desc, sizeof(desc)));
 		kc = nc = report__share_cols(r, c, n, false);
 		for (j = 0; j < o->nr_sorts; j++)
@@ -216,7 +217,7 @@ static int print_hist(struct report *r, size_t idx, size_t n)
 						       key_width(r, rows, o->sorts[j],
 								 key_title(o->sorts[j])),
 						       false };
-		report__print_head(c, nc);
+		report__print_head(r->out, c, nc);
 	}
 	for (i = 0; i < hist_rows__nr(rows); i++) {
 		struct hist_row e = hist_rows__get(rows, i);
@@ -231,27 +232,30 @@ static int print_hist(struct report *r, size_t idx, size_t n)
 		else
 			report__print_shares(r, pct, n, e.nr_samples, n);
 		for (j = 0; j < o->nr_sorts; j++) {
-			fputs(o->sep ?: "  ", stdout);
+			fputs(o->sep ?: "  ", r->out);
 			print_key(r, e.key, o->sorts[j], o->sep ? 0 : (int)c[kc + j].width);
 		}
-		putchar('\n');
+		fputc('\n', r->out);
 	}
 	if (!o->sep)
-		printf("\n\n");
+		fprintf(r->out, "\n\n");
 	hist_rows__delete(rows);
 	return 0;
 }
 
 static int group_events(struct report *r)
 {
-	const struct perf_file_header *h = perf_file__header(r->f);
+	const struct perf_file_header *h = r->f ? perf_file__header(r->f) : NULL;
+	bool features = false;
 	size_t i;
 
 	r->groups = calloc(r->nr ?: 1, sizeof(*r->groups));
 	if (!r->groups)
 		return -ENOMEM;
-	bool features = false;
-
+	if (!h) {	/* a stream without a file: no group descriptions */
+		hist_groups__init(r->groups, r->nr, NULL, 0, r->o->group == REPORT_GROUP_ON);
+		return 0;
+	}
 	for (i = 0; i < ARRAY_SIZE(h->features); i++)
 		features |= h->features[i] != 0;
 	/*
@@ -269,7 +273,7 @@ static int group_events(struct report *r)
 	return 0;
 }
 
-int report__print(struct report *r, const struct stream_stats *st)
+int report__print_tables(struct report *r, const struct stream_stats *st)
 {
 	/* members side by side on a terminal, not in -t's lines */
 	bool side = r->o->group != REPORT_GROUP_OFF && !r->o->sep;
@@ -285,7 +289,7 @@ int report__print(struct report *r, const struct stream_stats *st)
 		return ret;
 	}
 	if (!r->o->sep)
-		printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)st->nr_lost);
+		fprintf(r->out, "#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)st->nr_lost);
 	for (i = 0; i < r->nr && !ret; i++) {
 		n = side ? r->groups[i].nr_members : 1;
 		if (!n)

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The report library's session (report.h): a record stream into per-event histograms by sort
+ * keys (shares by period and by sample count), the symbol attribution (report-sym.c) and the
+ * kernel samples by place (report-kagg.c); report-print.c prints them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedlens/focus.h"
+#include "report-int.h"
+
+static int rep_begin(void *ctx, const struct stream_info *info)
+{
+	struct report *r = ctx;
+	size_t i;
+	int ret;
+
+	r->info = info;
+	r->nr = info->nr_evsels;
+	r->hists = calloc(r->nr ?: 1, sizeof(*r->hists));
+	r->lost = calloc(r->nr ?: 1, sizeof(*r->lost));
+	r->nr_samples = calloc(r->nr ?: 1, sizeof(*r->nr_samples));
+	r->period = calloc(r->nr ?: 1, sizeof(*r->period));
+	if (!r->hists || !r->lost || !r->nr_samples || !r->period)
+		return -ENOMEM;
+	for (i = 0; i < r->nr; i++) {
+		r->hists[i] = hist__new(r->o->sorts, r->o->nr_sorts);
+		if (!r->hists[i])
+			return -ENOMEM;
+	}
+	r->sread = sample_read__new(info, &ret);
+	if (ret)
+		return ret;
+	ret = report__sym_begin(r, info);
+	if (ret || (r->symrep && !symrep__per_place(r->symrep)))
+		return ret;
+	r->memo = calloc(REPORT_MEMO_SIZE, sizeof(*r->memo));
+	r->gen = 1;
+	if (!r->memo)
+		return -ENOMEM;
+	if (r->kagg_allowed && report__kagg_eligible(r, info->pipe_mode)) {
+		ret = report__kagg_new(r);
+		if (!ret)	/* they come to rep_sample as they are read */
+			r->ops.unordered = 1u << PERF_RECORD_MISC_KERNEL;
+	}
+	return ret;
+}
+
+int report__place(struct report *r, const struct stream_sample *s, struct hist_key *k)
+{
+	struct taddr al;
+	int ret = threads__resolve(r->threads, s->pid, s->tid, s->misc, s->ip, &al);
+
+	if (ret)
+		return ret;
+	*k = (struct hist_key){ .comm = al.comm, .dso = al.map ? al.map->dso : r->unknown,
+				.addr = al.addr, .level = al.level, .pid = s->pid, .tid = s->tid,
+				.cpu = s->cpu };
+	return r->symrep ? report__sym_sample(r, s, &al, k) : 0;
+}
+
+static int rep_one_sample(void *ctx, const struct stream_sample *s)
+{
+	struct report *r = ctx;
+	struct report_memo *m = NULL;
+	struct hist_key k = { 0 };
+	int ret;
+
+	if (!s->evsel || (size_t)s->evsel->idx >= r->nr)
+		return 0;
+	if (r->kagg && (s->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
+		return report__kagg_sample(r, s);
+	r->nr_samples[s->evsel->idx]++;
+	r->period[s->evsel->idx] += s->period;
+	if (r->symrep && r->o->sym.labels)	/* rows by label: the hists are not shown */
+		return report__label_sample(r, s);
+	if (r->memo) {
+		m = &r->memo[(s->ip ^ s->ip >> 12 ^ s->tid * 0x9e3779b1u ^ s->cpu << 5) &
+			     (REPORT_MEMO_SIZE - 1)];
+		if (m->gen == r->gen && m->ip == s->ip && m->tid == s->tid && m->pid == s->pid &&
+		    m->cpu == s->cpu && m->misc == s->misc && m->evidx == (uint32_t)s->evsel->idx) {
+			if (r->symrep)
+				symrep__repeat(r->symrep, s, m->sym);
+			hist__add_at(r->hists[s->evsel->idx], m->idx, s->period);
+			return 0;
+		}
+	}
+	ret = report__place(r, s, &k);
+	if (ret)
+		return ret;
+	if (!m)
+		return hist__add(r->hists[s->evsel->idx], &k, s->period);
+	ret = hist__add_idx(r->hists[s->evsel->idx], &k, s->period, &m->idx);
+	*m = (struct report_memo){ .ip = s->ip, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
+				   .gen = ret ? 0 : r->gen, .misc = s->misc,
+				   .evidx = (uint32_t)s->evsel->idx, .idx = m->idx,
+				   .sym = k.sym_name };
+	return ret;
+}
+
+/* a sample that read its group's counters (:S) stands for one sample per value, as in perf */
+static int rep_sample(void *ctx, const struct stream_sample *s)
+{
+	struct report *r = ctx;
+
+	if (r->sread && sample_read__reads(s->evsel))
+		return sample_read__deliver(r->sread, s, rep_one_sample, r);
+	return rep_one_sample(r, s);
+}
+
+static int rep_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm, bool exec,
+		    uint64_t time)
+{
+	struct report *r = ctx;
+
+	r->gen++;
+	if (r->syms && exec && pid == tid && symbols__exec(r->syms, pid))
+		return -ENOMEM;
+	return threads__comm(r->threads, pid, tid, comm, exec);
+}
+
+static int rep_mmap(void *ctx, const struct stream_mmap *m)
+{
+	struct report *r = ctx;
+
+	r->gen++;
+	if (r->syms && symbols__mmap(r->syms, m))
+		return -ENOMEM;
+	return threads__mmap(r->threads, m);
+}
+
+static int rep_task(void *ctx, const struct stream_task *t)
+{
+	struct report *r = ctx;
+
+	r->gen++;
+	if (r->syms && t->fork && symbols__fork(r->syms, t->pid, t->ppid))
+		return -ENOMEM;
+	return threads__task(r->threads, t, t->misc);
+}
+
+static int rep_lost(void *ctx, uint64_t id, uint64_t nr, uint64_t time)
+{
+	return 0;
+}
+
+int report__new(struct report **out, const struct report_opts *o, struct perf_file *f,
+		bool unordered, struct errbuf *err)
+{
+	struct report *r = calloc(1, sizeof(*r));
+	int ret = -ENOMEM;
+
+	*out = NULL;
+	if (!r)
+		return err__set(err, -ENOMEM, "out of memory");
+	*r = (struct report){ .o = o, .f = f, .kagg_allowed = unordered, .err = err };
+	r->ops = (struct stream_ops){ .ctx = r, .begin = rep_begin, .sample = rep_sample,
+				      .comm = rep_comm, .mmap = rep_mmap, .task = rep_task,
+				      .lost = rep_lost, .no_formats = true };
+	r->threads = threads__new();
+	if (!r->threads || !(r->unknown = threads__intern(r->threads, "[unknown]"))) {
+		err__set(err, -ENOMEM, "out of memory");
+		goto out_delete;
+	}
+	if (o->focus && !(r->focus = focus__load(o->focus, SCHEDLENS_DATADIR, err))) {
+		ret = -ENOENT;
+		goto out_delete;
+	}
+	*out = r;
+	return 0;
+out_delete:
+	report__delete(r);
+	return ret;
+}
+
+struct stream_ops *report__ops(struct report *r)
+{
+	return &r->ops;
+}
+
+int report__finish(struct report *r, bool *again)
+{
+	int ret = 0;
+
+	*again = false;
+	if (r->kagg)
+		ret = report__kagg_finish(r, again);
+	if (r->symrep && !*again) {
+		int fin = symrep__finish(r->symrep);
+
+		ret = ret ?: fin;
+	}
+	return ret;
+}
+
+int report__print(struct report *r, const struct stream_stats *st, FILE *out, FILE *notes)
+{
+	if (!r->hists)	/* the input had no events: nothing began */
+		return 0;
+	r->out = out;
+	r->notes = notes;
+	return report__print_tables(r, st);
+}
+
+void report__save_cache(struct report *r)
+{
+	if (r->syms)
+		symbols__cache_save(r->syms);
+}
+
+void report__delete(struct report *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; r->hists && i < r->nr; i++)
+		hist__delete(r->hists[i]);
+	free(r->hists);
+	free(r->lost);
+	free(r->nr_samples);
+	free(r->period);
+	free(r->memo);
+	free(r->groups);
+	sample_read__delete(r->sread);
+	report__kagg_delete(r);
+	threads__delete(r->threads);
+	symrep__delete(r->symrep);
+	symbols__delete(r->syms);
+	focus__delete(r->focus);
+	free(r);
+}
