@@ -6,7 +6,7 @@
 
 #include "schedlens/commands.h"
 #include "schedlens/hugebuf.h"
-#include "cmd/cmd-live.h"
+#include "cmd/cmd-int.h"
 
 /* the malloc heap of a command that reads a perf.data grows 8 MB at a time, in huge pages */
 #define HEAP_PAD (8u << 20)

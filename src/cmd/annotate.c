@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd-options.h"
+#include "cmd-int.h"
 #include "schedlens/commands.h"
 #include "schedlens/perfdata.h"
 #include "schedlens/symbols.h"

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd-options.h"
+#include "cmd-int.h"
 #include "schedlens/commands.h"
 #include "schedlens/phase.h"
 #include "schedlens/results.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A live session for report, annotate and script: record it, analyse the file (cmd-live.h). */
+/* A live session for report, annotate and script: record it, analyse the file (cmd-int.h). */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "schedlens/commands.h"
-#include "cmd-live.h"
+#include "cmd-int.h"
 
 /*
  * The files to remove when a signal ends the command after the recording: written before the

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The messages and exit codes of option parsing, shared by the commands (cmd-options.h). */
+/* The messages and exit codes of option parsing, shared by the commands (cmd-int.h). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "cmd-options.h"
+#include "cmd-int.h"
 
 int cmd_options__parse(const struct cmd_options *c, int argc, char **argv, int *code)
 {

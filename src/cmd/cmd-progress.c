@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The progress line of a perf.data file being read (cmd-progress.h). */
+/* The progress line of a perf.data file being read (cmd-int.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "schedlens/perfdata.h"
 #include "schedlens/util.h"
-#include "cmd-progress.h"
+#include "cmd-int.h"
 
 static void show(void *ctx, uint64_t done, uint64_t total)
 {

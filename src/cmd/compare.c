@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd-options.h"
+#include "cmd-int.h"
 #include "schedlens/commands.h"
 #include "schedlens/compare.h"
 #include "schedlens/plot.h"

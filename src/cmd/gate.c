@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd-options.h"
+#include "cmd-int.h"
 #include "schedlens/commands.h"
 #include "schedlens/compare.h"
 #include "schedlens/results.h"

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd-options.h"
+#include "cmd-int.h"
 #include "schedlens/commands.h"
 #include "schedlens/events.h"
 #include "schedlens/kallsyms.h"

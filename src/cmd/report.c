@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd-options.h"
-#include "cmd-progress.h"
+#include "cmd-int.h"
 #include "schedlens/commands.h"
 #include "schedlens/report.h"
 #include "report-int.h"

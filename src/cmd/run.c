@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd-options.h"
+#include "cmd-int.h"
 #include "schedlens/commands.h"
 #include "schedlens/counters.h"
 #include "schedlens/events.h"

@@ -11,8 +11,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
-#include "cmd-options.h"
-#include "cmd-progress.h"
+#include "cmd-int.h"
 #include "schedlens/commands.h"
 #include "schedlens/results.h"
 #include "schedlens/sampler.h"

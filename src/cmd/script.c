@@ -13,8 +13,7 @@
 #include <event-parse.h>
 #include <trace-seq.h>
 
-#include "cmd-options.h"
-#include "cmd-progress.h"
+#include "cmd-int.h"
 #include "schedlens/commands.h"
 #include "schedlens/datasrc.h"
 #include "schedlens/kallsyms.h"

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd-options.h"
+#include "cmd-int.h"
 #include "schedlens/commands.h"
 #include "schedlens/manifest.h"
 #include "schedlens/results.h"

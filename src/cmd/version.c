@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 
-#include "cmd-options.h"
+#include "cmd-int.h"
 #include "schedlens/commands.h"
 
 static const char *const version_usage[] = { "usage: schedlens version", NULL };
