@@ -277,7 +277,8 @@ size_t focus__lines(struct focus *f, int idx, const struct focus_line **lines)
 	if (idx < 0 || (size_t)idx >= f->nr)
 		return 0;
 	l = &f->lines[idx];
-	qsort(l->v, l->nr, sizeof(*l->v), line_cmp);
+	if (l->nr > 1)	/* a function without lines has no array (qsort wants one) */
+		qsort(l->v, l->nr, sizeof(*l->v), line_cmp);
 	*lines = l->v;
 	return l->nr;
 }
