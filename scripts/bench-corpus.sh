@@ -13,7 +13,9 @@
 #   tracepoint.data  the file the older benches use (the sched-pingpong fixture's records x 20
 #                 through schedlens's writer, bench-perfdata.sh): one fast path's shape, shown
 #                 but not the headline
-# Prints one line a file: name, size, samples or records, what made it. Needs root (system-wide
+# Each with 16 MB of ring buffer a CPU (-m 16M): with perf's default 512 kB the sched recording
+# lost 31% of its events here. Prints one line a file: name, size, samples or records, what
+# made it. Needs root (system-wide
 # and tracepoints) and perf; SCHEDLENS names the binary whose unit-test binaries make
 # tracepoint.data (make unit-bins).
 # Usage: scripts/bench-corpus.sh [DIR]
@@ -70,18 +72,18 @@ if ! have syswide; then
 	freq=25000
 	secs=$(( 450000 / (freq * ncpu) + 1 ))
 	echo "bench-corpus: recording syswide.data (${secs} s of mixed load)" >&2
-	record perf record -q -a -F $freq -e cpu-clock -g -o "$dir/syswide.data" -- \
+	record perf record -q -a -m 16M -F $freq -e cpu-clock -g -o "$dir/syswide.data" -- \
 		bash -c "$(declare -f mixed_load); top='$top' tmp='$tmp'; mixed_load $secs" || exit 1
-	finish syswide 400000 "perf 6.1 record -a -F $freq -e cpu-clock -g, ${secs} s: ls -lR + find /usr, gcc -O2 -g of src/, perf bench sched messaging -g 4" || exit 1
+	finish syswide 400000 "perf 6.1 record -a -m 16M -F $freq -e cpu-clock -g, ${secs} s: ls -lR + find /usr, gcc -O2 -g of src/, perf bench sched messaging -g 4" || exit 1
 fi
 
 if ! have dwarf; then
 	echo "bench-corpus: recording dwarf.data" >&2
 	gcc -g -O2 -fomit-frame-pointer -fno-optimize-sibling-calls -o "$dir/deepstack" \
 		"$top/tests/data/deepstack.c" || exit 1
-	record perf record -q -e cpu-clock -c 100000 --call-graph dwarf -o "$dir/dwarf.data" -- \
+	record perf record -q -m 16M -e cpu-clock -c 100000 --call-graph dwarf -o "$dir/dwarf.data" -- \
 		"$dir/deepstack" 4 || exit 1
-	finish dwarf 2000 "perf 6.1 record -e cpu-clock -c 100000 --call-graph dwarf (8 kB stacks), 4 s of tests/data/deepstack.c (gcc -O2 -fomit-frame-pointer)" || exit 1
+	finish dwarf 2000 "perf 6.1 record -m 16M -e cpu-clock -c 100000 --call-graph dwarf (8 kB stacks), 4 s of tests/data/deepstack.c (gcc -O2 -fomit-frame-pointer)" || exit 1
 fi
 
 if ! have sched; then
@@ -89,9 +91,9 @@ if ! have sched; then
 	evs=sched:sched_waking,sched:sched_wakeup,sched:sched_wakeup_new,sched:sched_switch
 	evs=$evs,sched:sched_migrate_task,sched:sched_wake_idle_without_ipi,ipi:ipi_send_cpu
 	loops=700
-	record perf record -q -a -e "$evs" -o "$dir/sched.data" -- \
+	record perf record -q -a -m 16M -e "$evs" -o "$dir/sched.data" -- \
 		perf bench sched messaging -g 20 -l $loops || exit 1
-	finish sched 300000 "perf 6.1 record -a -e $evs (record --sched's set) of perf bench sched messaging -g 20 -l $loops (800 tasks)" || exit 1
+	finish sched 300000 "perf 6.1 record -a -m 16M -e $evs (record --sched's set) of perf bench sched messaging -g 20 -l $loops (800 tasks)" || exit 1
 fi
 
 if ! have tracepoint; then
