@@ -4,6 +4,12 @@
 # linux-source-6.1, as installable .deb packages. Not run in CI: two kernel builds take hours
 # on two cores (about 20 minutes each on 32 with --localmodconfig).
 #
+# With --lab, the pair is built small instead (tinyconfig + kernel-patches/lab.config, all
+# built in, ccache, one tree whose after kernel is an incremental build of the before one),
+# booted in the kernel lab (`schedlens vm --kernel bzImage --cpus 4`: QEMU, 4 CPUs of one LLC),
+# and the series' suite and `schedlens sched` runs are measured in each guest; then `compare`
+# and `validate` on what came back, and how long each step took. See kernel-patches/README.md.
+#
 #   base = linux-source-6.1+revert  (the change is in 6.1)
 #       before = 6.1 + revert-6.1.patch           after = before + the series' patches (== 6.1)
 #   base = linux-source-6.1         (the change is not in 6.1)
@@ -16,6 +22,13 @@
 #   --upto N           "after" applies only the first N patches (e.g. wakelist 1/2 alone)
 #   --jobs N           parallel jobs (default: nproc)
 #   --dry-run          print the plan and the commands, run nothing
+#   --lab              build lab kernels and run the A/B in QEMU guests (below)
+#
+# Lab options (with --lab; workdir default ./build/kernel-lab, shared by every series):
+#   --cpus N           guest CPUs (default 4)
+#   --iterations N     iterations of the suite in each guest (default: the suite's)
+#   --runs N           runs of `schedlens sched --bench pipe` in each guest (default 3)
+#   --schedlens FILE   the static schedlens for host and guest (default ./build/schedlens)
 #
 # Then, on the machine under test (same hardware, same settings, nothing else running):
 #   dpkg -i DIR/linux-image-*-schedlens-before_*.deb; reboot into it
@@ -28,6 +41,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tarball=/usr/src/linux-source-6.1.tar.xz
 workdir= config= localmod=0 upto= jobs=$(nproc) dry=0
+lab=0 cpus=4 iterations= runs=3 bin=$top/build/schedlens
 
 usage() {
 	sed -n 's/^# \{0,1\}//; /^Usage:/,/^$/p' "$0" >&2
@@ -41,6 +55,11 @@ while [ $# -gt 0 ]; do
 	--upto) upto=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
 	--dry-run) dry=1; shift ;;
+	--lab) lab=1; shift ;;
+	--cpus) cpus=$2; shift 2 ;;
+	--iterations) iterations=$2; shift 2 ;;
+	--runs) runs=$2; shift 2 ;;
+	--schedlens) bin=$(readlink -f "$2"); shift 2 ;;
 	-h|--help) usage ;;
 	-*) echo "kernel-ab: unknown option '$1'" >&2; usage ;;
 	*) break ;;
@@ -68,7 +87,7 @@ linux-source-6.1) before=() ;;
 *) echo "kernel-ab: unknown base '$base' in '$manifest'" >&2; exit 2 ;;
 esac
 after=("${before[@]}" "${patches[@]}")
-: "${workdir:=$top/build/kernel-ab/$name}"
+[ $lab -eq 1 ] || : "${workdir:=$top/build/kernel-ab/$name}"
 if [ -z "$config" ]; then
 	config=/boot/config-$(uname -r)
 	[ -f "$config" ] || config=defconfig
@@ -103,6 +122,15 @@ build_one() {
 	run make -C "$tree" -j"$jobs" bindeb-pkg
 }
 
+if [ $lab -eq 1 ]; then
+	for v in cpus:$cpus iterations:${iterations:-1} runs:$runs; do
+		[[ ${v#*:} =~ ^[1-9][0-9]*$ ]] || { echo "kernel-ab: --${v%%:*} wants a number from 1" >&2; exit 2; }
+	done
+	# shellcheck source=scripts/kernel-ab-lab.sh
+	. "$top/scripts/kernel-ab-lab.sh"
+	lab_main
+	exit $?
+fi
 echo "series:  $name (suite '$suite')"
 echo "base:    $base"
 echo "before:  linux-source-6.1${before[*]:+ + ${before[*]}}"

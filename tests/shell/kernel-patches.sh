@@ -83,6 +83,26 @@ bash "$ab" --dry-run "$SCHEDLENS_TOP/kernel-patches/wakee-flips-heavy-wakers" >"
 grep -q '^before:  linux-source-6.1$' "$TMP/out" || fail "forward series: before is not plain 6.1"
 expect_rc 2 bash "$ab" --dry-run --upto 3 "$SCHEDLENS_TOP/kernel-patches/wakelist-idle-cpu"
 
+# --lab plans lab kernels (one tree, tinyconfig + lab.config, ccache) and their guests.
+bash "$ab" --lab --dry-run --schedlens "$SCHEDLENS" --workdir "$TMP/lab" \
+	"$SCHEDLENS_TOP/kernel-patches/wakelist-idle-cpu" >"$TMP/out" || fail "kernel-ab --lab --dry-run failed"
+[ -e "$TMP/lab" ] && fail "kernel-ab --lab --dry-run made '$TMP/lab'"
+grep -q "make -s -C $TMP/lab/linux-source-6.1 O=$TMP/lab/x86_64 .*tinyconfig schedlens-lab.config" \
+	"$TMP/out" || fail "--lab: no tinyconfig + lab.config in the plan"
+[ "$(grep -c 'CC=ccache\\ gcc .* bzImage$' "$TMP/out")" -eq 2 ] || fail "--lab: not two ccache builds"
+for k in before after; do
+	grep -q "vm --kernel $TMP/lab/ab/wakelist-idle-cpu/$k/bzImage --cpus 4 .*--copy .*/kernel-patches/wakelist-idle-cpu/lab-suite.json --exec -- sh kernel-ab-guest.sh lab-suite.json 3$" \
+		"$TMP/out" || fail "--lab: no $k guest in the plan"
+done
+expect_rc 2 bash "$ab" --lab --dry-run --cpus 0 "$SCHEDLENS_TOP/kernel-patches/wakelist-idle-cpu"
+# the lab-sized suites are their suites' (same name and groups), smaller
+for s in "$SCHEDLENS_TOP"/kernel-patches/*/lab-suite.json; do
+	n=$(sed -n 's/^suite *= *//p' "$(dirname "$s")/manifest")
+	[ "$(jq -r .suite "$s")" = "$n" ] || fail "'$s' is not suite '$n'"
+	[ "$(jq -c '[.entries[].group]' "$s")" = "$(jq -c '[.entries[].group]' \
+		"$SCHEDLENS_TOP/data/suites/$n.json")" ] || fail "'$s': not the groups of suite '$n'"
+done
+
 # Usage errors.
 expect_rc 2 bash "$check" --tarball
 expect_rc 77 bash "$check" --tarball "$TMP/none.tar.xz"

@@ -126,6 +126,52 @@ sed 's/^  "kind": "seed-table",$/&\n  "run": {"suite": "idle-cpumask"},/' "$D/id
 expect_rc 2 "$SCHEDLENS" validate "$K/idle-cpumask" "$TMP/other-suite.json" "$TMP/new-suite.json"
 grep -q "not results of the same suite" "$TMP/err" || fail "different suites: $(cat "$TMP/err")"
 
+# The lab's wakelist A/B (scripts/kernel-ab.sh --lab): documents from the lab's 6.1 kernels
+# without and with the series, under QEMU TCG, 4 CPUs of one LLC; the lab-sized suite's and
+# three `sched --bench pipe` runs a kernel. The share of the wakeups to an idle CPU of the LLC
+# that went by the wakelist is the mechanism; the timings of an emulated CPU mean nothing.
+L=$D/lab-wakelist
+# lab RUN-BASE RUN-NEW SCHED-BASE.json SCHED-NEW.json: validate those lab documents
+lab() { "$SCHEDLENS" validate "$K/wakelist-idle-cpu" "$L-$1-run.json" "$L-$2-run.json" "$3" "$4"; }
+# s KERNEL: the lab's sched document of that kernel
+s() { echo "$L-$1-sched.json"; }
+expect_rc 0 lab before after "$(s before)" "$(s after)"
+grep -q '^mechanism seen: ' "$TMP/out" || fail "lab: mechanism not seen"
+grep -Eq '^    sched-pipe: 0\.[0-9]+% \(.*, 3 runs, [0-9]+ wakeups\) -> (99\.[0-9]+|100\.00)% \(.*, 3 runs, [0-9]+ wakeups\): \+9[0-9]\.[0-9]+pt, run-to-run spread 0\.[0-9]+pt: seen$' \
+	"$TMP/out" || fail "lab: the figures of the mechanism: $(grep sched-pipe "$TMP/out")"
+grep -q "^  (not meaningful: '$L-before-run.json' ran on an emulated CPU, a QEMU TCG guest" \
+	"$TMP/out" || fail "lab: the performance verdict is not marked as not meaningful"
+grep -q '^lab: the lab shows the mechanism' "$TMP/out" || fail "lab: no lab line"
+# The same kernel on both sides: within the run-to-run spread, not seen (exit 1).
+expect_rc 1 lab before after "$(s before)" "$(s before)"
+grep -q '^mechanism not seen: ' "$TMP/out" || fail "lab, same kernel: seen"
+grep -q ': +0.00pt, run-to-run spread .*: not seen$' "$TMP/out" || fail "lab, same kernel: figures"
+# The kernels the other way round: the share falls where a rise is expected.
+expect_rc 1 lab after before "$(s after)" "$(s before)"
+grep -q ': -9[0-9]\.[0-9]*pt, .*: not seen$' "$TMP/out" || fail "lab, reversed: figures"
+# One run a side gives no spread: unjudged, which on an emulated CPU exits 3.
+for k in before after; do
+	jq '.entries[0].iterations |= .[:1]' "$(s $k)" >"$TMP/one-$k.json"
+done
+expect_rc 3 lab before after "$TMP/one-before.json" "$TMP/one-after.json"
+grep -q '^mechanism unjudged: ' "$TMP/out" || fail "lab, one run a side: not unjudged"
+# The same documents as if measured on real hardware: the performance verdict decides (no
+# effect), nothing is marked not meaningful; a mechanism not seen still fails.
+for k in before after; do
+	jq '.machine.kernel_cmdline = "ro" | .machine.cpu_model = "Xeon"' "$L-$k-run.json" \
+		>"$TMP/hw-$k.json"
+done
+expect_rc 0 "$SCHEDLENS" validate "$K/wakelist-idle-cpu" "$TMP/hw-before.json" \
+	"$TMP/hw-after.json" "$(s before)" "$(s after)"
+grep -q '^verdict: no effect' "$TMP/out" || fail "lab as hardware: not 'no effect'"
+grep -q 'not meaningful' "$TMP/out" && fail "lab as hardware: marked not meaningful"
+expect_rc 1 "$SCHEDLENS" validate "$K/wakelist-idle-cpu" "$TMP/hw-before.json" \
+	"$TMP/hw-after.json" "$(s before)" "$(s before)"
+# The seeds' tables hold no wakeup paths: the mechanism is absent, the exit the verdict's.
+expect_rc 3 v wakelist-idle-cpu wakelist-x86
+grep -q "^mechanism absent: no sched document with wakeup paths" "$TMP/out" ||
+	fail "seed tables: the mechanism should be absent"
+
 # Unusable input: nothing of the manifest in the documents, bad files, bad options.
 expect_rc 2 "$SCHEDLENS" validate "$K/idle-cpumask" "$D/prefetch-base.json" "$D/prefetch-new.json"
 grep -q '^verdict: unusable' "$TMP/out" || fail "no common metric should be unusable"

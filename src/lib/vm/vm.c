@@ -242,7 +242,17 @@ static void qemu_argv(const struct vm_opts *o, bool kvm, const char *kernel, con
 		add(a, "shift=0");
 	}
 	add(a, "-smp");
-	add(a, "%u", o->cpus);
+	/*
+	 * x86: one socket of N cores, whatever the QEMU's default for a bare -smp N (N sockets
+	 * before 6.2). QEMU's x86 CPUs report one L3 per socket (l3-cache, on by default), so
+	 * the guest's CPUs share one LLC: cacheinfo's index3 lists them all and, with
+	 * CONFIG_SCHED_MC, the kernel builds one MC domain over them (its sd_llc), which is
+	 * what cpus_share_cache() and the wakelist decisions in ttwu_queue_cond() look at.
+	 */
+	if (o->arch == VM_ARCH_X86_64)
+		add(a, "%u,sockets=1,cores=%u,threads=1", o->cpus, o->cpus);
+	else
+		add(a, "%u", o->cpus);
 	add(a, "-m");
 	add(a, "%u", o->memory_mb);
 	add(a, "-nodefaults");
