@@ -475,9 +475,13 @@ static int rec_attach(void *ctx, pid_t pid)
 	ret = set_cmdline(rr->r.w, rr->o, rr->note);
 	if (!ret)
 		ret = write_kernel_mmap(rr->r.w, trailer, nt);
-	/* system-wide: name and map what already runs, as perf record does */
+	/* system-wide: name and map what already runs, as perf record does; --bench: the
+	 * child that runs the workload, forked before the recording and never exec'd (its
+	 * tasks' forks then carry its comm, as the command's do after its exec) */
 	if (!ret && (rr->o->system_wide || rr->o->cpus))
 		ret = perf_writer__synthesize_tasks(rr->r.w, 0, trailer, nt, NULL, NULL);
+	else if (!ret && rr->o->wl && pid > 0)
+		ret = perf_writer__synthesize_tasks(rr->r.w, pid, trailer, nt, NULL, NULL);
 	if (ret)
 		err__set(&rr->err, ret, "cannot write '%s': %s", rr->o->output, strerror(-ret));
 	return ret;

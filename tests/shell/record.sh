@@ -114,6 +114,15 @@ if [ -n "$max" ]; then
 	expect_rc 0 "$SCHEDLENS" record -e cpu-clock -F $((max * 2)) -o "$TMP/f.data" -- true
 	grep -q "above the kernel's maximum sampling rate" "$TMP/err" || fail "no word of the throttled rate: $(cat "$TMP/err")"
 fi
+# --bench: the workload's child existed before the recording; it is named (synthesized), so
+# its tasks carry its comm, in perf report too
+if [ -r /sys/kernel/tracing/events/sched/sched_switch/id ]; then
+	expect_rc 0 "$SCHEDLENS" record -q -e sched:sched_switch -o "$TMP/b.data" --bench pipe -l 500
+	"$SCHEDLENS" report --sort comm -i "$TMP/b.data" | grep -q '100.00%  schedlens' ||
+		fail "record --bench: the workload's tasks are not named schedlens"
+	perf report --stdio --sort comm -i "$TMP/b.data" 2>/dev/null | grep -q '100.00%  schedlens' ||
+		fail "record --bench: perf does not name the workload's tasks schedlens"
+fi
 expect_rc 1 "$SCHEDLENS" record -e cpu-clock -o /nonexistent/dir/x.data -- true
 grep -q '/nonexistent/dir/x.data' "$TMP/err" || fail "unwritable output not named"
 exit 0
