@@ -350,10 +350,10 @@ static const char *innermost_inline(struct sym_dso *d, uint64_t a)
  * GCC clone's suffix (intel_check_word for intel_check_word.constprop.0): which of several
  * aliases it takes is its own choice; "__GI_" and the DWARF name, else the DWARF name, else
  * the first is what it takes for 93% of glibc's (functions of one name agree). Code DWARF
- * has no function for (assembly with lines) gets the symbol covering it, else libdwfl's
- * symbol for it: a sized one holding it before the label nearest below (the kernel's
- * __x86_indirect_thunk_array over its __x86_indirect_thunk_r12), as binutils' nearest line,
- * its suffix kept (inode_needs_update_time.part.0, a part GCC gave no DWARF function).
+ * has no function for (assembly with lines) gets the symbol covering it, else the nearest
+ * below (the kernel's label __x86_indirect_thunk_r12 inside the sized
+ * __x86_indirect_thunk_array, as addr2line asked that address alone says), its suffix kept
+ * (inode_needs_update_time.part.0, a part GCC gave no DWARF function).
  */
 static const char *a2l_name(struct symbols *s, struct sym_dso *d, uint64_t lowpc,
 			    const char *dwname, uint64_t a)
@@ -361,15 +361,13 @@ static const char *a2l_name(struct symbols *s, struct sym_dso *d, uint64_t lowpc
 	size_t n, i, j;
 	const struct sym_fn *f = dwname ? sym_dso__aliases(d, lowpc, false, &n) :
 				 sym_dso__aliases(d, a, true, &n);
-	const char *name = NULL, *dot;
+	int32_t near = !n && !dwname ? find_fn(d, a) : -1;
+	const char *name, *dot;
 	char buf[512];
-	GElf_Sym sym;
 
-	if (!n && !dwname && d->mod)	/* libdwfl's: a sized symbol holding @a before a label */
-		name = dwfl_module_addrsym(d->mod, a + d->kdelta, &sym, NULL);
-	if (!n && !name)
+	if (!n && near < 0)
 		return dwname ?: "??";
-	name = name ?: f[0].name;
+	name = n ? f[0].name : d->fns[near].name;
 	snprintf(buf, sizeof(buf), "__GI_%s", dwname ?: "");
 	for (j = 0; dwname && j < 2; j++) {
 		for (i = 0; i < n && strcmp(f[i].name, j ? dwname : buf); i++)
