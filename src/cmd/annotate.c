@@ -312,6 +312,7 @@ static const char *const annotate_usage[] = {
 
 int cmd_annotate(int argc, char **argv)
 {
+	bool stdio = false;
 	struct annotate_opts o = { .input = "perf.data", .hot_pct = 10.0 };
 	const struct option opts[] = {
 		OPT_TEXT("  FUNC                  "
@@ -325,6 +326,7 @@ int cmd_annotate(int argc, char **argv)
 			   "kernel symbols and lines from a debug vmlinux"),
 		OPT_FLAG('n', "samples", &o.by_samples, "shares by sample count instead of period"),
 		OPT_FLAG(0, "addresses", &o.addresses, "per address, not per source line"),
+		OPT_FLAG(0, "stdio", &stdio, "text output (the only interface, as perf's --stdio)"),
 		OPT_STRING(0, "source", &o.source, "DIR",
 			   "source text from the tree DIR (the compilation directory\n"
 			   "mapped onto it)"),
