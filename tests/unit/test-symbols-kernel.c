@@ -100,11 +100,13 @@ static void teardown(void)
 }
 
 /* a session as report sets one up for a file recorded on kernel REL, build-id @id */
+static const char *ksyms;	/* the recording's kallsyms, NULL: none */
+
 static struct symbols *session(const char *vmlinux, const char *symfs, const uint8_t *id,
 			       struct errbuf *err)
 {
 	struct symbols_config cfg = { .lines = true, .inlines = true, .vmlinux = vmlinux,
-				      .symfs = symfs };
+				      .symfs = symfs, .kallsyms = ksyms };
 	struct perf_build_id ids[2] = { { .misc = PERF_RECORD_MISC_KERNEL,
 					  .filename = "[kernel.kallsyms]", .size = 20 },
 					{ .filename = "/usr/bin/true", .size = 20 } };
@@ -234,6 +236,37 @@ START_TEST(test_vmlinux_mismatch_status)
 }
 END_TEST
 
+/* a kernel address outside the vmlinux (a module's): its kallsyms symbol */
+START_TEST(test_vmlinux_module_kallsyms)
+{
+	char path[PATH_MAX + 16];
+	struct errbuf err = { "" };
+	struct sym_loc loc;
+	struct symbols *s;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "%llx T _text\n%llx T task_sched_runtime\n"
+		   "ffffffffc0001000 t virtnet_poll\t[virtio_net]\n"
+		   "ffffffffc0001200 t virtnet_open\t[virtio_net]\n",
+		vtext + shift, vfn + shift);
+	fclose(f);
+	ksyms = path;
+	s = session(elf, NULL, bid, &err);
+	ksyms = NULL;
+	ck_assert_msg(s != NULL, "%s", err.msg);
+	check_resolves(s);	/* the vmlinux's own addresses stay the vmlinux's */
+	symbols__resolve(s, 0, 0xffffffffc0001010ull, PERF_RECORD_MISC_KERNEL, SYM_LINES, &loc);
+	ck_assert_ptr_nonnull(loc.sym);
+	ck_assert_str_eq(loc.sym, "virtnet_poll");
+	ck_assert_uint_eq(loc.sym_start, 0xffffffffc0001000ull);
+	ck_assert_ptr_null(loc.srcfile);
+	symbols__delete(s);
+}
+END_TEST
+
 /* each address of task_sched_runtime: line and inline chain as addr2line -i -f gives them */
 START_TEST(test_kernel_inlines)
 {
@@ -305,6 +338,7 @@ int main(void)
 	tcase_add_test(tc, test_vmlinux_given_checked);
 	tcase_add_test(tc, test_vmlinux_found);
 	tcase_add_test(tc, test_vmlinux_mismatch_status);
+	tcase_add_test(tc, test_vmlinux_module_kallsyms);
 	tcase_add_test(tc, test_kernel_inlines);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

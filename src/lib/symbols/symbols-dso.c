@@ -440,19 +440,36 @@ static void resolve_line(struct symbols *s, struct sym_dso *d, struct sym_cache_
  * the whole of it (the core kernel's text comes first, in address order), read on for later
  * addresses. When it cannot be read the kernel stays unresolved.
  */
-static const struct ksym *kernel_sym(struct symbols *s, struct sym_dso *d, uint64_t addr)
+static const struct ksym *ks_find(struct symbols *s, uint64_t addr)
 {
-	if (d->status != SYM_DSO_KALLSYMS)
+	if (!s->kallsyms)
 		return NULL;
 	if (!s->ks)
 		s->ks = kallsyms__load_upto(s->kallsyms, addr, &s->ks_err);
 	else if (!kallsyms__covers(s->ks, addr) && kallsyms__extend(s->ks, addr, &s->ks_err))
 		return NULL;
-	if (!s->ks) {
-		d->status = SYM_DSO_KERNEL_NO_MAP;
+	return s->ks ? kallsyms__find(s->ks, addr) : NULL;
+}
+
+static const struct ksym *kernel_sym(struct symbols *s, struct sym_dso *d, uint64_t addr)
+{
+	const struct ksym *k;
+
+	if (d->status != SYM_DSO_KALLSYMS)
 		return NULL;
-	}
-	return kallsyms__find(s->ks, addr);
+	k = ks_find(s, addr);
+	if (!s->ks)
+		d->status = SYM_DSO_KERNEL_NO_MAP;
+	return k;
+}
+
+/* a kernel address past the vmlinux's text (a module's): the kallsyms symbol, if any */
+static const struct ksym *module_sym(struct symbols *s, struct sym_dso *d, uint64_t addr)
+{
+	if (!d->kernel || !d->mod || !d->nr_fns ||
+	    (addr >= d->fns[0].start && addr < d->fns[d->nr_fns - 1].end))
+		return NULL;
+	return ks_find(s, addr);
 }
 
 /* what the cache entry lacks of @need, from the symbol table, kallsyms and DWARF */
@@ -463,6 +480,8 @@ static void resolve(struct symbols *s, struct sym_dso *d, struct sym_cache_ent *
 		int32_t fn = find_fn(d, e->key);
 		const struct ksym *ks = d->kernel ? kernel_sym(s, d, e->key) : NULL;
 
+		if (!ks && fn < 0)
+			ks = module_sym(s, d, e->key);
 		if (ks) {
 			e->sym = sym_intern(s->strs, ks->name);
 			e->sym_start = ks->addr;
