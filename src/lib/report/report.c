@@ -20,6 +20,9 @@ static int rep_begin(void *ctx, const struct stream_info *info)
 
 	r->info = info;
 	r->nr = info->nr_evsels;
+	ret = report__sym_begin(r, info);	/* first: a vmlinux refused leaves nothing to print */
+	if (ret)
+		return ret;
 	r->hists = calloc(r->nr ?: 1, sizeof(*r->hists));
 	r->lost = calloc(r->nr ?: 1, sizeof(*r->lost));
 	r->nr_samples = calloc(r->nr ?: 1, sizeof(*r->nr_samples));
@@ -34,9 +37,8 @@ static int rep_begin(void *ctx, const struct stream_info *info)
 	r->sread = sample_read__new(info, &ret);
 	if (ret)
 		return ret;
-	ret = report__sym_begin(r, info);
-	if (ret || (r->symrep && !symrep__per_place(r->symrep)))
-		return ret;
+	if (r->symrep && !symrep__per_place(r->symrep))
+		return 0;
 	r->memo = calloc(REPORT_MEMO_SIZE, sizeof(*r->memo));
 	r->gen = 1;
 	if (!r->memo)
