@@ -29,6 +29,7 @@
 
 struct symbols;
 struct sym_dso;
+struct threads;
 
 struct symbols_config {
 	const char *symfs;	/* prefix for every user path and debug directory, as perf --symfs */
@@ -38,6 +39,12 @@ struct symbols_config {
 	bool inlines;		/* report the innermost inlined function at an address */
 	bool elsewhere;		/* recorded on another machine: leave this one's files alone */
 	const char *cache_dir;	/* persistent lookups (symbols__cache_dir()), NULL: none */
+	/*
+	 * The machine model the caller feeds with the stream's COMM, FORK and MMAP records
+	 * (threads.h): the session observes it and resolves user addresses through its maps.
+	 * NULL: kernel addresses only.
+	 */
+	struct threads *machine;
 };
 
 /* What is known about one DSO; each note is reported once per DSO, not per sample. */
@@ -90,11 +97,6 @@ void symbols__delete(struct symbols *s);
  */
 int symbols__build_id(struct symbols *s, const char *filename, const uint8_t *id, size_t size);
 
-/* Feed the address-space records. Return 0 or -ENOMEM. */
-int symbols__mmap(struct symbols *s, const struct stream_mmap *m);
-int symbols__fork(struct symbols *s, uint32_t pid, uint32_t ppid);
-int symbols__exec(struct symbols *s, uint32_t pid);
-
 /*
  * Resolve @ip of process @pid; @cpumode is header.misc & PERF_RECORD_MISC_CPUMODE_MASK (or the
  * mode of a PERF_CONTEXT_* marker in a callchain). Never fails: what is not known is left NULL
@@ -113,7 +115,8 @@ void symbols__locate(struct symbols *s, uint32_t pid, uint64_t ip, uint16_t cpum
 void symbols__lookup(struct symbols *s, const struct sym_addr *a, unsigned int flags,
 		     struct sym_loc *out);
 
-/* Bumped by every mmap, fork and exec: locating a pid's ip gives the same while it stays. */
+/* The machine's generation (threads__generation()): locating a pid's ip gives the same while
+ * it stays. */
 uint64_t symbols__generation(const struct symbols *s);
 /* Why kallsyms could not be read (or read on), "" when nothing failed so far. */
 const char *symbols__kernel_error(const struct symbols *s);

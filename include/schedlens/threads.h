@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Threads, their comms and the memory maps of their processes, rebuilt from a record stream
- * (COMM, FORK, MMAP/MMAP2) the way perf's machine/thread/maps do, so a sample resolves to the
- * comm and the DSO perf report would show. Feed records in stream order; resolve samples as
- * they come. Strings returned are interned: equal strings are equal pointers, valid until
- * threads__delete().
+ * The machine model: threads, their comms and the memory maps of their processes, rebuilt
+ * from a record stream (COMM, FORK, MMAP/MMAP2) the way perf's machine/thread/maps do, so a
+ * sample resolves to the comm and the DSO perf report would show. Feed records in stream
+ * order; resolve samples as they come. It is the one address-space model: a symbols session
+ * (symbols.h) observes the machine its caller feeds (symbols_config.machine) and keeps its
+ * DSO in each map (tmap.priv). Strings returned are interned: equal strings are equal
+ * pointers, valid until threads__delete().
  */
 #ifndef SCHEDLENS_THREADS_H
 #define SCHEDLENS_THREADS_H
@@ -21,6 +23,7 @@ struct tmap {
 	const char *dso;		/* short name: "libc.so.6", "[kernel.kallsyms]", "[ext4]" */
 	const char *path;		/* as recorded; JIT code: /tmp/perf-PID.map, as perf names it */
 	bool identity;			/* map_ip is the identity (kernel, anon memory) */
+	void *priv;			/* the observer's (symbols: the DSO behind the map) */
 };
 
 /* Where a sample landed, as perf's addr_location has it. */
@@ -43,6 +46,19 @@ int threads__comm(struct threads *t, uint32_t pid, uint32_t tid, const char *com
 int threads__mmap(struct threads *t, const struct stream_mmap *m);
 /* @misc: the record's header.misc (perf's PERF_RECORD_MISC_FORK_EXEC: do not clone maps) */
 int threads__task(struct threads *t, const struct stream_task *tk, uint16_t misc);
+
+/*
+ * @fn(@ctx, @m, @map) for every MMAP record fed: @map is the user-space map about to be added
+ * (@fn may set its priv, which forks copy with it), NULL for a kernel one. A non-zero return
+ * is threads__mmap()'s. One observer per machine (the symbols session).
+ */
+void threads__observe(struct threads *t,
+		      int (*fn)(void *ctx, const struct stream_mmap *m, struct tmap *map), void *ctx);
+/* Bumped by every change of an address space (a map, a fork's copy): lookups stay valid while
+ * it stays. */
+uint64_t threads__generation(const struct threads *t);
+/* The map of process @pid at @addr (user space), NULL when none; nothing is created. */
+const struct tmap *threads__map(struct threads *t, uint32_t pid, uint64_t addr);
 
 /* Changes when a kernel map is added or changed (not when the same one comes again). */
 uint64_t threads__kmaps_gen(const struct threads *t);

@@ -13,6 +13,7 @@
 #include "schedlens/commands.h"
 #include "schedlens/perfdata.h"
 #include "schedlens/symbols.h"
+#include "schedlens/threads.h"
 #include "schedlens/symmatch.h"
 
 #define MAX_SUGGEST 5
@@ -32,6 +33,7 @@ struct annotate_ctx {
 	const struct annotate_opts *o;
 	struct perf_file *file;
 	struct symbols *syms;
+	struct threads *machine;	/* the address spaces the symbols resolve through */
 	struct sym_lines lines;
 	struct sym_stacks *pieces;	/* FUNC's samples by clone or inlined copy */
 	struct sym_stacks *seen;	/* every function sampled, inlined ones too */
@@ -57,6 +59,9 @@ static int ann_begin(void *ctx, const struct stream_info *info)
 	cfg.cache_dir = a->o->no_cache ? NULL : symbols__cache_dir(cbuf, sizeof(cbuf));
 	cfg.vmlinux = a->o->vmlinux;
 	cfg.kallsyms = a->o->kallsyms;
+	cfg.machine = a->machine = threads__new();
+	if (!a->machine)
+		return -ENOMEM;
 	a->has_note = symbols__record_note(info->cmdline, a->note, sizeof(a->note)) != NULL;
 	if (info->nr_evsels)
 		snprintf(a->event, sizeof(a->event), "%s", info->evsels[0].name);
@@ -73,7 +78,7 @@ static int ann_mmap(void *ctx, const struct stream_mmap *m)
 {
 	struct annotate_ctx *a = ctx;
 
-	return symbols__mmap(a->syms, m);
+	return threads__mmap(a->machine, m);
 }
 
 static int ann_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm, bool exec,
@@ -81,14 +86,14 @@ static int ann_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm, boo
 {
 	struct annotate_ctx *a = ctx;
 
-	return exec && pid == tid ? symbols__exec(a->syms, pid) : 0;
+	return threads__comm(a->machine, pid, tid, comm, exec);
 }
 
 static int ann_task(void *ctx, const struct stream_task *t)
 {
 	struct annotate_ctx *a = ctx;
 
-	return t->fork ? symbols__fork(a->syms, t->pid, t->ppid) : 0;
+	return threads__task(a->machine, t, t->misc);
 }
 
 /* the piece of FUNC @loc is in: the symbol (FUNC or a clone), or FUNC inlined into it */
@@ -300,6 +305,7 @@ out_free:
 	sym_stacks__delete(a.pieces);
 	sym_stacks__delete(a.seen);
 	symbols__delete(a.syms);
+	threads__delete(a.machine);
 	return ret;
 }
 

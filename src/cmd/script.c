@@ -79,7 +79,7 @@ static int symbols_begin(struct script *s, const struct stream_info *info)
 {
 	const struct perf_file_header *h = perf_file__header(s->file);
 	struct symbols_config cfg = { .symfs = s->o->symfs, .vmlinux = s->o->vmlinux,
-				      .kallsyms = s->o->kallsyms };
+				      .kallsyms = s->o->kallsyms, .machine = s->threads };
 	char cbuf[4096];
 
 	cfg.cache_dir = symbols__cache_dir(cbuf, sizeof(cbuf));
@@ -243,7 +243,7 @@ static void find(struct script *s, const struct stream_sample *x, uint16_t mode,
 	symbols__resolve(s->syms, x->pid, addr, PERF_RECORD_MISC_KERNEL, 0, &loc);
 	if (loc.sym && sym_dso__status(loc.dso) == SYM_DSO_KALLSYMS) {
 		s->kallsyms_map = (struct tmap){ 0, ~0ULL, 0, "[kernel.kallsyms]",
-						 "[kernel.kallsyms]", true };
+						 "[kernel.kallsyms]", true, NULL };
 		al->map = &s->kallsyms_map;
 		al->addr = addr;
 		al->level = 'k';
@@ -484,8 +484,6 @@ static int sc_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm, bool
 		printf("PERF_RECORD_COMM%s: %s:%u/%u\n", exec ? " exec" : "", comm, pid, tid);
 	}
 	s->gen += exec;
-	if (exec && pid == tid && symbols__exec(s->syms, pid))
-		return -ENOMEM;
 	return threads__comm(s->threads, pid, tid, comm, exec);
 }
 
@@ -502,8 +500,6 @@ static int sc_mmap(void *ctx, const struct stream_mmap *m)
 		       (unsigned long long)m->pgoff, m->filename);
 	}
 	s->gen++;
-	if (symbols__mmap(s->syms, m))
-		return -ENOMEM;
 	return threads__mmap(s->threads, m);
 }
 
@@ -518,8 +514,6 @@ static int sc_task(void *ctx, const struct stream_task *t)
 		       t->ppid, t->ptid);
 	}
 	s->gen++;
-	if (t->fork && symbols__fork(s->syms, t->pid, t->ppid))
-		return -ENOMEM;
 	return threads__task(s->threads, t, t->misc);
 }
 

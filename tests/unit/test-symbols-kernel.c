@@ -17,6 +17,8 @@
 
 #include "schedlens/perfdata.h"
 #include "schedlens/symbols.h"
+#include "schedlens/threads.h"
+#include "machine.h"
 
 #define REL "6.1.0-test-amd64"
 static const uint64_t shift = 0x2000000;	/* KASLR */
@@ -116,12 +118,12 @@ static struct symbols *session(const char *vmlinux, const char *symfs, const uin
 	struct symbols *s;
 
 	memcpy(ids[0].id, id, 20);
-	s = symbols__new_input(&cfg, "/nonexistent.data", &info, ids, 2, err);
+	s = symbols__new_input(machine_cfg(&cfg), "/nonexistent.data", &info, ids, 2, err);
 	if (!s)
 		return NULL;
 	km.start = km.pgoff = vtext + shift;
 	km.len = 0x1000000;
-	ck_assert_int_eq(symbols__mmap(s, &km), 0);
+	ck_assert_int_eq(threads__mmap(machine, &km), 0);
 	return s;
 }
 
@@ -169,7 +171,7 @@ START_TEST(test_vmlinux_given_checked)
 	s = session(elf, NULL, bid, &err);
 	ck_assert_msg(s != NULL, "%s", err.msg);
 	check_resolves(s);
-	symbols__delete(s);
+	del_session(s);
 }
 END_TEST
 
@@ -187,13 +189,13 @@ START_TEST(test_vmlinux_found)
 	ck_assert_ptr_nonnull(s);
 	symbols__resolve(s, 0, vfn + shift, PERF_RECORD_MISC_KERNEL, SYM_LINES, &loc);
 	ck_assert_ptr_null(loc.sym);
-	symbols__delete(s);
+	del_session(s);
 
 	place(where[0]);
 	s = session(NULL, dir, bid, &err);
 	ck_assert_ptr_nonnull(s);
 	check_resolves(s);
-	symbols__delete(s);
+	del_session(s);
 
 	/* a vmlinux there of another build is left alone */
 	memcpy(other, bid, 20);
@@ -202,7 +204,7 @@ START_TEST(test_vmlinux_found)
 	ck_assert_ptr_nonnull(s);
 	symbols__resolve(s, 0, vfn + shift, PERF_RECORD_MISC_KERNEL, SYM_LINES, &loc);
 	ck_assert_ptr_null(loc.sym);
-	symbols__delete(s);
+	del_session(s);
 
 	/* by build-id only */
 	snprintf(cmd, sizeof(cmd), "rm -r %s/usr/lib/debug/boot", dir);
@@ -213,7 +215,7 @@ START_TEST(test_vmlinux_found)
 	s = session(NULL, dir, bid, &err);
 	ck_assert_ptr_nonnull(s);
 	check_resolves(s);
-	symbols__delete(s);
+	del_session(s);
 }
 END_TEST
 
@@ -221,7 +223,7 @@ END_TEST
 START_TEST(test_vmlinux_mismatch_status)
 {
 	struct symbols_config cfg = { .lines = true, .vmlinux = elf };
-	struct symbols *s = symbols__new(&cfg, NULL);
+	struct symbols *s = session_cfg(&cfg, NULL);
 	uint8_t other[20];
 	struct sym_loc loc;
 
@@ -232,7 +234,7 @@ START_TEST(test_vmlinux_mismatch_status)
 	symbols__resolve(s, 0, vfn, PERF_RECORD_MISC_KERNEL, SYM_LINES, &loc);
 	ck_assert_ptr_null(loc.sym);
 	ck_assert_int_eq(sym_dso__status(loc.dso), SYM_DSO_BUILD_ID_MISMATCH);
-	symbols__delete(s);
+	del_session(s);
 }
 END_TEST
 
@@ -322,7 +324,7 @@ START_TEST(test_kernel_inlines)
 	fclose(out);
 	ck_assert_uint_eq(checked, vfn_size);
 	ck_assert_msg(chains > 0, "no address of update_curr inlined into task_sched_runtime");
-	symbols__delete(s);
+	del_session(s);
 }
 END_TEST
 

@@ -15,6 +15,8 @@
 
 #include "schedlens/focus.h"
 #include "schedlens/symbols.h"
+#include "schedlens/threads.h"
+#include "machine.h"
 
 static __attribute__((noinline)) int marker_fn(int x) { return x * 3 + 1; } enum { MARKER_LINE = __LINE__ };
 
@@ -41,7 +43,7 @@ static int feed_self(struct symbols *s, const char *as)
 		m.len = end - start;
 		m.pgoff = off;
 		m.filename = as;
-		ck_assert_int_eq(symbols__mmap(s, &m), 0);
+		ck_assert_int_eq(threads__mmap(machine, &m), 0);
 		n++;
 	}
 	fclose(f);
@@ -52,7 +54,7 @@ static struct symbols *new_session(bool lines)
 {
 	struct symbols_config cfg = { .lines = lines, .inlines = lines };
 	struct errbuf e = { "" };
-	struct symbols *s = symbols__new(&cfg, &e);
+	struct symbols *s = session_cfg(&cfg, &e);
 
 	ck_assert_msg(s != NULL, "%s", e.msg);
 	return s;
@@ -61,7 +63,7 @@ static struct symbols *new_session(bool lines)
 START_TEST(test_self_symbol_and_line)
 {
 	struct symbols *s = new_session(true);
-	uint64_t ip = (uint64_t)(uintptr_t)&marker_fn;
+	uint64_t ip = (uint64_t)(uintptr_t)&marker_fn, gen;
 	struct sym_loc loc, again;
 
 	ck_assert_int_gt(feed_self(s, exe), 0);
@@ -88,18 +90,29 @@ START_TEST(test_self_symbol_and_line)
 	symbols__resolve(s, 42, ip, PERF_RECORD_MISC_USER, SYM_RETADDR, &again);
 	ck_assert(again.sym == NULL || strcmp(again.sym, "marker_fn"));
 
-	/* another process has no maps; a forked one inherits them; exec drops them */
+	/* another process has no maps; a forked one inherits them; an exec keeps them until the
+	 * new image's maps come (perf's machine: a sample in execve names the old image) */
 	symbols__resolve(s, 43, ip, PERF_RECORD_MISC_USER, 0, &again);
 	ck_assert_ptr_null(again.sym);
 	ck_assert_str_eq(again.dso_name, "[unknown]");
 	ck_assert_uint_eq(again.addr, ip);
-	ck_assert_int_eq(symbols__fork(s, 43, 42), 0);
+	ck_assert_int_eq(threads__task(machine, &(struct stream_task){ .fork = true, .pid = 43,
+								.ppid = 42, .tid = 43,
+								.ptid = 42 }, 0), 0);
 	symbols__resolve(s, 43, ip, PERF_RECORD_MISC_USER, 0, &again);
 	ck_assert_str_eq(again.sym, "marker_fn");
-	ck_assert_int_eq(symbols__exec(s, 43), 0);
+	gen = symbols__generation(s);
+	ck_assert_int_eq(threads__comm(machine, 43, 43, "exec'd", true), 0);
 	symbols__resolve(s, 43, ip, PERF_RECORD_MISC_USER, 0, &again);
-	ck_assert_ptr_null(again.sym);
-	symbols__delete(s);
+	ck_assert_str_eq(again.sym, "marker_fn");
+	/* a map of the new image over the old: the machine changed, the lookup follows it */
+	ck_assert_int_eq(threads__mmap(machine, &(struct stream_mmap){
+				.pid = 43, .tid = 43, .start = ip & ~0xfffull, .len = 0x1000,
+				.filename = "/nx/new-image", .misc = PERF_RECORD_MISC_USER }), 0);
+	ck_assert_uint_ne(symbols__generation(s), gen);
+	symbols__resolve(s, 43, ip, PERF_RECORD_MISC_USER, 0, &again);
+	ck_assert_str_eq(again.dso_name, "/nx/new-image");
+	del_session(s);
 }
 END_TEST
 
@@ -119,7 +132,7 @@ START_TEST(test_source_line)
 	ck_assert_msg(strstr(buf, "marker_fn(int x)") != NULL, "%s", buf);
 	ck_assert_int_eq(symbols__source_line(s, loc.srcfile, 1000000, buf, sizeof(buf)), -ENOENT);
 	ck_assert_int_eq(symbols__source_line(s, "/nonexistent/x.c", 1, buf, sizeof(buf)), -ENOENT);
-	symbols__delete(s);
+	del_session(s);
 }
 END_TEST
 
@@ -158,7 +171,7 @@ static enum sym_dso_status status_of_copy(const char *objcopy_args, bool remove,
 	ck_assert_int_eq(n, 1);
 	ck_assert_ptr_nonnull(sym_dso__status_str(st));
 	unlink(tmpl);
-	symbols__delete(s);
+	del_session(s);
 	return st;
 }
 
@@ -189,21 +202,21 @@ START_TEST(test_build_id_mismatch)
 	symbols__resolve(s, 42, (uintptr_t)&marker_fn, PERF_RECORD_MISC_USER, 0, &loc);
 	ck_assert_ptr_null(loc.sym);
 	ck_assert_int_eq(sym_dso__status(loc.dso), SYM_DSO_BUILD_ID_MISMATCH);
-	symbols__delete(s);
+	del_session(s);
 }
 END_TEST
 
 START_TEST(test_overlapping_maps)
 {
 	struct symbols *s = new_session(false);
-	struct stream_mmap a = { .pid = 7, .start = 0x1000, .len = 0x3000, .filename = "/nx/a",
+	struct stream_mmap a = { .pid = 7, .tid = 7, .start = 0x1000, .len = 0x3000, .filename = "/nx/a",
 				 .misc = PERF_RECORD_MISC_USER };
-	struct stream_mmap b = { .pid = 7, .start = 0x2000, .len = 0x1000, .pgoff = 0x5000,
+	struct stream_mmap b = { .pid = 7, .tid = 7, .start = 0x2000, .len = 0x1000, .pgoff = 0x5000,
 				 .filename = "/nx/b", .misc = PERF_RECORD_MISC_USER };
 	struct sym_loc loc;
 
-	ck_assert_int_eq(symbols__mmap(s, &a), 0);
-	ck_assert_int_eq(symbols__mmap(s, &b), 0);
+	ck_assert_int_eq(threads__mmap(machine, &a), 0);
+	ck_assert_int_eq(threads__mmap(machine, &b), 0);
 	symbols__resolve(s, 7, 0x1800, PERF_RECORD_MISC_USER, 0, &loc);
 	ck_assert_str_eq(loc.dso_name, "/nx/a");
 	ck_assert_uint_eq(loc.addr, 0x800);
@@ -219,7 +232,7 @@ START_TEST(test_overlapping_maps)
 	symbols__resolve(s, 7, 0xffffffff81000000ull, PERF_RECORD_MISC_KERNEL, 0, &loc);
 	ck_assert(loc.kernel);
 	ck_assert_uint_eq(loc.addr, 0xffffffff81000000ull);
-	symbols__delete(s);
+	del_session(s);
 }
 END_TEST
 
@@ -372,7 +385,7 @@ START_TEST(test_kernel_kallsyms)
 	      "ffffffff81000200 t helper\t[mod]\n", f);
 	fclose(f);
 	cfg.kallsyms = path;
-	s = symbols__new(&cfg, NULL);
+	s = session_cfg(&cfg, NULL);
 	ck_assert_ptr_nonnull(s);
 	symbols__resolve(s, 1, 0xffffffff81000150ull, PERF_RECORD_MISC_KERNEL, SYM_LINES, &loc);
 	ck_assert_str_eq(loc.sym, "update_curr");
@@ -381,16 +394,16 @@ START_TEST(test_kernel_kallsyms)
 	ck_assert_int_eq(sym_dso__status(loc.dso), SYM_DSO_KALLSYMS);
 	symbols__resolve(s, 1, 0xffffffff81000100ull, PERF_RECORD_MISC_KERNEL, SYM_RETADDR, &loc);
 	ck_assert_str_eq(loc.sym, "_text");
-	symbols__delete(s);
+	del_session(s);
 	unlink(path);
 
 	cfg.kallsyms = NULL;
-	s = symbols__new(&cfg, NULL);
+	s = session_cfg(&cfg, NULL);
 	symbols__resolve(s, 1, 0xffffffff81000150ull, PERF_RECORD_MISC_KERNEL, 0, &loc);
 	ck_assert_ptr_null(loc.sym);
 	ck_assert_uint_eq(loc.addr, 0xffffffff81000150ull);
 	ck_assert_int_eq(sym_dso__status(loc.dso), SYM_DSO_KERNEL_NO_MAP);
-	symbols__delete(s);
+	del_session(s);
 }
 END_TEST
 
@@ -427,9 +440,9 @@ START_TEST(test_kernel_vmlinux)
 	ck_assert(vtext && vfn);
 	km.start = km.pgoff = vtext + shift;
 	km.len = 0x1000000;
-	s = symbols__new(&cfg, NULL);
+	s = session_cfg(&cfg, NULL);
 	ck_assert_ptr_nonnull(s);
-	ck_assert_int_eq(symbols__mmap(s, &km), 0);
+	ck_assert_int_eq(threads__mmap(machine, &km), 0);
 	symbols__resolve(s, 0, vfn + shift + 1, PERF_RECORD_MISC_KERNEL, SYM_LINES, &loc);
 	ck_assert_ptr_nonnull(loc.sym);
 	ck_assert_str_eq(loc.sym, "update_curr");
@@ -438,7 +451,7 @@ START_TEST(test_kernel_vmlinux)
 	ck_assert_str_eq(loc.srcfile, src);
 	ck_assert_uint_eq(loc.line, 2);
 	ck_assert_int_eq(sym_dso__status(loc.dso), SYM_DSO_OK);
-	symbols__delete(s);
+	del_session(s);
 	unlink(src);
 	unlink(elf);
 }
@@ -469,7 +482,7 @@ static const char *cached_marker(const char *dir, struct sym_loc *loc)
 {
 	struct symbols_config cfg = { .lines = true, .inlines = true, .cache_dir = dir };
 	struct errbuf e = { "" };
-	struct symbols *s = symbols__new(&cfg, &e);
+	struct symbols *s = session_cfg(&cfg, &e);
 	static char sym[64];
 
 	ck_assert_ptr_nonnull(s);
@@ -480,7 +493,7 @@ static const char *cached_marker(const char *dir, struct sym_loc *loc)
 	ck_assert_uint_eq(loc->line, MARKER_LINE);
 	snprintf(sym, sizeof(sym), "%s", loc->sym);
 	ck_assert_int_eq(symbols__cache_save(s), 0);
-	symbols__delete(s);
+	del_session(s);
 	return sym;
 }
 
@@ -570,7 +583,7 @@ START_TEST(test_perf_names)
 		sscanf(line, "%*s %llx %*s %*s %llx", &plt, &entsize);
 	pclose(f);
 	ck_assert(plt && entsize);
-	ck_assert_int_eq(symbols__mmap(s, &m), 0);
+	ck_assert_int_eq(threads__mmap(machine, &m), 0);
 	symbols__resolve(s, 7, m.start + impl + 1, PERF_RECORD_MISC_USER, 0, &loc);
 	ck_assert_ptr_nonnull(loc.sym);
 	ck_assert_str_eq(loc.sym, "impl");
@@ -581,7 +594,7 @@ START_TEST(test_perf_names)
 	ck_assert_ptr_nonnull(loc.sym);
 	ck_assert_str_eq(loc.sym, "puts@plt");
 	ck_assert_uint_eq(loc.sym_start, plt + entsize);
-	symbols__delete(s);
+	del_session(s);
 	unlink(src);
 	unlink(elf);
 }
@@ -644,7 +657,7 @@ static void lookup_range(const char *dir, uint64_t from, size_t n)
 {
 	struct symbols_config cfg = { .cache_dir = dir };
 	struct errbuf e = { "" };
-	struct symbols *s = symbols__new(&cfg, &e);
+	struct symbols *s = session_cfg(&cfg, &e);
 	struct sym_loc loc;
 	size_t i;
 
@@ -653,7 +666,7 @@ static void lookup_range(const char *dir, uint64_t from, size_t n)
 	for (i = 0; i < n; i++)
 		symbols__resolve(s, 42, from + i, PERF_RECORD_MISC_USER, 0, &loc);
 	ck_assert_int_eq(symbols__cache_save(s), 0);
-	symbols__delete(s);
+	del_session(s);
 }
 
 /* a file past 16384 entries keeps what its last session looked up */

@@ -34,6 +34,7 @@ int report__sym_begin(struct report *r, const struct stream_info *info)
 	}
 	r->need_comm |= sc.folded;
 	cfg.cache_dir = o->no_cache ? NULL : symbols__cache_dir(cbuf, sizeof(cbuf));
+	cfg.machine = r->threads;	/* the one machine model: the symbols observe its maps */
 	sc.nr_events = info->nr_evsels;
 	sc.focus = r->focus;
 	r->syms = symbols__new_input(&cfg, o->input, info, h ? h->build_ids : NULL,

@@ -119,8 +119,6 @@ static int rep_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm, boo
 	struct report *r = ctx;
 
 	r->gen++;
-	if (r->syms && exec && pid == tid && symbols__exec(r->syms, pid))
-		return -ENOMEM;
 	return threads__comm(r->threads, pid, tid, comm, exec);
 }
 
@@ -129,8 +127,6 @@ static int rep_mmap(void *ctx, const struct stream_mmap *m)
 	struct report *r = ctx;
 
 	r->gen++;
-	if (r->syms && symbols__mmap(r->syms, m))
-		return -ENOMEM;
 	return threads__mmap(r->threads, m);
 }
 
@@ -139,8 +135,6 @@ static int rep_task(void *ctx, const struct stream_task *t)
 	struct report *r = ctx;
 
 	r->gen++;
-	if (r->syms && t->fork && symbols__fork(r->syms, t->pid, t->ppid))
-		return -ENOMEM;
 	return threads__task(r->threads, t, t->misc);
 }
 

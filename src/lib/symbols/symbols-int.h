@@ -71,8 +71,7 @@ struct symbols {
 	char *symfs, *kallsyms, *vmlinux;
 	char *debugpath;
 	Dwfl_Callbacks cb;
-	struct sym_proc **procs;
-	size_t procs_mask;
+	struct threads *machine;	/* the caller's: its maps hold our DSOs (tmap.priv) */
 	struct sym_dso *dsos;
 	struct sym_dso *dso_tab[SYM_DSO_TAB];	/* dsos by name: every MMAP looks its file up */
 	struct sym_dso *kernel;
@@ -83,8 +82,9 @@ struct symbols {
 	struct errbuf ks_err;	/* why kallsyms could not be read, "" when it could */
 	struct sym_src *srcs;
 	struct sym_stacks *strs;	/* every string a cache entry points to (the keys) */
-	uint64_t gen;		/* bumped by every change of an address space */
-	struct {		/* the last user address located: [lo, hi) of pid, key = ip + delta */
+	struct {		/* the last user address located: [lo, hi) of pid, key = ip + delta,
+				 * while the machine's generation is gen */
+		uint64_t gen;
 		uint32_t pid;
 		uint64_t lo, hi;
 		int64_t delta;

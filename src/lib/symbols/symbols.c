@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Address spaces of the recorded processes and the symbolization session around them. */
+/* The symbolization session over a machine's address spaces (threads.h), and its DSOs. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,22 +9,13 @@
 
 #include "schedlens/kallsyms.h"
 #include "schedlens/perfdata.h"
+#include "schedlens/threads.h"
 #include "schedlens/unwind.h"
 #include "symbols-int.h"
 
 #define KERNEL_DSO "[kernel.kallsyms]"
 
-struct sym_map {
-	uint64_t start, end, pgoff;
-	struct sym_dso *dso;
-};
-
-struct sym_proc {
-	uint32_t pid;
-	struct sym_map *maps;	/* sorted by start, not overlapping */
-	size_t nr, alloc;
-	struct sym_proc *next;
-};
+static int on_mmap(void *ctx, const struct stream_mmap *m, struct tmap *map);
 
 static char *dup_or_null(const char *s, bool *fail)
 {
@@ -49,11 +40,9 @@ struct symbols *symbols__new(const struct symbols_config *cfg, struct errbuf *er
 	s->symfs = dup_or_null(cfg->symfs ? cfg->symfs : "", &fail);
 	s->kallsyms = dup_or_null(cfg->kallsyms, &fail);
 	s->vmlinux = dup_or_null(cfg->vmlinux, &fail);
-	s->procs_mask = 255;
-	s->procs = calloc(s->procs_mask + 1, sizeof(*s->procs));
 	s->strs = sym_stacks__new();
 	s->cache_dir = dup_or_null(cfg->cache_dir, &fail);
-	if (fail || !s->procs || !s->strs ||
+	if (fail || !s->strs ||
 	    asprintf(&s->debugpath, ":.debug:%s/usr/lib/debug", s->symfs) < 0)
 		goto out_free;
 	s->cfg.symfs = s->symfs;
@@ -67,6 +56,9 @@ struct symbols *symbols__new(const struct symbols_config *cfg, struct errbuf *er
 	s->kernel = sym_dso__new(KERNEL_DSO, s->vmlinux ? s->vmlinux : KERNEL_DSO, true);
 	if (!s->kernel)
 		goto out_free;
+	s->machine = cfg->machine;
+	if (s->machine)
+		threads__observe(s->machine, on_mmap, s);
 	return s;
 out_free:
 	symbols__delete(s);
@@ -82,15 +74,8 @@ void symbols__delete(struct symbols *s)
 
 	if (!s)
 		return;
-	for (i = 0; s->procs && i <= s->procs_mask; i++) {
-		struct sym_proc *p = s->procs[i], *pn;
-
-		for (; p; p = pn) {
-			pn = p->next;
-			free(p->maps);
-			free(p);
-		}
-	}
+	if (s->machine)
+		threads__observe(s->machine, NULL, NULL);
 	for (d = s->dsos; d; d = dn) {
 		dn = d->next;
 		sym_dso__delete(d);
@@ -104,30 +89,11 @@ void symbols__delete(struct symbols *s)
 	free(s->inl);
 	sym_stacks__delete(s->strs);
 	free(s->cache_dir);
-	free(s->procs);
 	free(s->debugpath);
 	free(s->symfs);
 	free(s->kallsyms);
 	free(s->vmlinux);
 	free(s);
-}
-
-static struct sym_proc *proc_find(struct symbols *s, uint32_t pid, bool create)
-{
-	struct sym_proc **head = &s->procs[(pid * 2654435761u) & s->procs_mask], *p;
-
-	for (p = *head; p; p = p->next)
-		if (p->pid == pid)
-			return p;
-	if (!create)
-		return NULL;
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return NULL;
-	p->pid = pid;
-	p->next = *head;
-	*head = p;
-	return p;
 }
 
 static size_t dso_slot(const char *name)
@@ -191,67 +157,12 @@ int symbols__build_id(struct symbols *s, const char *filename, const uint8_t *id
 	return dso_find(s, &m) ? 0 : -ENOMEM;
 }
 
-/* make room for [start, end): drop what it covers, trim what it overlaps */
-static int proc_insert(struct sym_proc *p, const struct sym_map *nm)
+/* the machine's MMAP records: the kernel's start, and each user map's DSO */
+static int on_mmap(void *ctx, const struct stream_mmap *m, struct tmap *map)
 {
-	size_t i, k = 0, pos;
-	struct sym_map tail = { 0 };
-	bool split = false;
+	struct symbols *s = ctx;
 
-	for (i = 0; i < p->nr; i++) {
-		struct sym_map m = p->maps[i];
-
-		if (m.end <= nm->start || m.start >= nm->end) {
-			p->maps[k++] = m;
-			continue;
-		}
-		if (m.start < nm->start && m.end > nm->end) {
-			tail = m;
-			tail.pgoff += nm->end - m.start;
-			tail.start = nm->end;
-			split = true;
-		}
-		if (m.start < nm->start) {
-			m.end = nm->start;
-			p->maps[k++] = m;
-		} else if (m.end > nm->end) {
-			m.pgoff += nm->end - m.start;
-			m.start = nm->end;
-			p->maps[k++] = m;
-		}
-	}
-	p->nr = k;
-	if (p->nr + 2 > p->alloc) {
-		size_t na = p->alloc ? p->alloc * 2 : 16;
-		struct sym_map *n = realloc(p->maps, na * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		p->maps = n;
-		p->alloc = na;
-	}
-	for (pos = 0; pos < p->nr && p->maps[pos].start < nm->start; pos++)
-		;
-	memmove(&p->maps[pos + 1], &p->maps[pos], (p->nr - pos) * sizeof(*nm));
-	p->maps[pos] = *nm;
-	p->nr++;
-	if (split) {
-		memmove(&p->maps[pos + 2], &p->maps[pos + 1], (p->nr - pos - 1) * sizeof(*nm));
-		p->maps[pos + 1] = tail;
-		p->nr++;
-	}
-	return 0;
-}
-
-int symbols__mmap(struct symbols *s, const struct stream_mmap *m)
-{
-	uint16_t mode = m->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	struct sym_map nm;
-	struct sym_proc *p;
-
-	s->memo.hi = 0;
-	s->gen++;
-	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL) {
+	if (!map) {
 		if (!strncmp(m->filename, KERNEL_DSO, strlen(KERNEL_DSO)) && !s->ktext) {
 			s->ktext = m->pgoff;
 			snprintf(s->ktext_sym, sizeof(s->ktext_sym), "%s",
@@ -260,84 +171,31 @@ int symbols__mmap(struct symbols *s, const struct stream_mmap *m)
 		}
 		return 0;
 	}
+	map->priv = NULL;
 	if (!m->len || !m->filename)
 		return 0;
-	p = proc_find(s, m->pid, true);
-	if (!p)
-		return -ENOMEM;
-	nm.start = m->start;
-	nm.end = m->start + m->len;
-	nm.pgoff = m->pgoff;
-	nm.dso = dso_find(s, m);
-	if (!nm.dso)
-		return -ENOMEM;
-	return proc_insert(p, &nm);
+	map->priv = dso_find(s, m);
+	return map->priv ? 0 : -ENOMEM;
 }
 
-int symbols__fork(struct symbols *s, uint32_t pid, uint32_t ppid)
+/* the map of @pid at @ip that has a DSO, or NULL */
+static const struct tmap *map_find(struct symbols *s, uint32_t pid, uint64_t ip)
 {
-	struct sym_proc *parent, *child;
+	const struct tmap *m = s->machine ? threads__map(s->machine, pid, ip) : NULL;
 
-	s->memo.hi = 0;
-	s->gen++;
-	if (pid == ppid)
-		return 0;
-	parent = proc_find(s, ppid, false);
-	child = proc_find(s, pid, true);
-	if (!child)
-		return -ENOMEM;
-	if (!parent || parent == child)
-		return 0;
-	free(child->maps);
-	child->maps = NULL;
-	child->nr = child->alloc = 0;
-	if (!parent->nr)
-		return 0;
-	child->maps = malloc(parent->nr * sizeof(*child->maps));
-	if (!child->maps)
-		return -ENOMEM;
-	memcpy(child->maps, parent->maps, parent->nr * sizeof(*child->maps));
-	child->nr = child->alloc = parent->nr;
-	return 0;
-}
-
-int symbols__exec(struct symbols *s, uint32_t pid)
-{
-	struct sym_proc *p = proc_find(s, pid, false);
-
-	s->memo.hi = 0;
-	s->gen++;
-	if (p)
-		p->nr = 0;
-	return 0;
-}
-
-static const struct sym_map *map_find(const struct sym_proc *p, uint64_t ip)
-{
-	size_t lo = 0, hi = p->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->maps[mid].start <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo || ip >= p->maps[lo - 1].end)
-		return NULL;
-	return &p->maps[lo - 1];
+	return m && m->priv ? m : NULL;
 }
 
 /* remember the part of @m around @q that one PT_LOAD maps (all of it when none is known) */
-static void memo_map(struct symbols *s, uint32_t pid, const struct sym_map *m, uint64_t q)
+static void memo_map(struct symbols *s, uint32_t pid, const struct tmap *m, uint64_t q)
 {
 	uint64_t off = q - m->start + m->pgoff, base = m->start - m->pgoff;
-	const struct sym_dso *d = m->dso;
+	struct sym_dso *d = m->priv;
 	size_t i;
 
+	s->memo.gen = symbols__generation(s);
 	s->memo.pid = pid;
-	s->memo.dso = m->dso;
+	s->memo.dso = d;
 	s->memo.lo = m->start;
 	s->memo.hi = m->end;
 	s->memo.delta = (int64_t)(m->pgoff - m->start);
@@ -361,8 +219,8 @@ void symbols__locate(struct symbols *s, uint32_t pid, uint64_t ip, uint16_t cpum
 		     unsigned int flags, struct sym_addr *out)
 {
 	uint64_t back = (flags & SYM_RETADDR) && ip ? 1 : 0;
-	const struct sym_map *m = NULL;
-	struct sym_proc *p;
+	const struct tmap *m;
+	struct sym_dso *d;
 
 	memset(out, 0, sizeof(*out));
 	out->ip = ip;
@@ -370,20 +228,19 @@ void symbols__locate(struct symbols *s, uint32_t pid, uint64_t ip, uint16_t cpum
 		out->dso = s->kernel;
 		out->kernel = true;
 		out->key = ip - back;
-	} else if (pid == s->memo.pid && ip - back >= s->memo.lo && ip - back < s->memo.hi) {
+	} else if (pid == s->memo.pid && ip - back >= s->memo.lo && ip - back < s->memo.hi &&
+		   s->memo.gen == symbols__generation(s)) {
 		out->dso = s->memo.dso;
 		out->key = ip - back + s->memo.delta;
 	} else {
-		p = proc_find(s, pid, false);
-		if (p)
-			m = map_find(p, ip - back);
+		m = map_find(s, pid, ip - back);
 		if (!m) {
 			out->key = ip;
 			return;
 		}
-		out->dso = m->dso;
-		sym_dso__open(s, m->dso);
-		out->key = sym_dso__off_to_addr(m->dso, ip - back - m->start + m->pgoff);
+		out->dso = d = m->priv;
+		sym_dso__open(s, d);
+		out->key = sym_dso__off_to_addr(d, ip - back - m->start + m->pgoff);
 		memo_map(s, pid, m, ip - back);
 	}
 	out->back = back;
@@ -418,7 +275,7 @@ void symbols__resolve(struct symbols *s, uint32_t pid, uint64_t ip, uint16_t cpu
 
 uint64_t symbols__generation(const struct symbols *s)
 {
-	return s->gen;
+	return s->machine ? threads__generation(s->machine) : 0;
 }
 
 const char *symbols__kernel_error(const struct symbols *s)
@@ -520,12 +377,12 @@ int symbols__for_each_dso(struct symbols *s, int (*fn)(void *ctx, struct sym_dso
 static int unwind_map(void *ctx, uint32_t pid, uint64_t addr, struct unwind_map *out)
 {
 	struct symbols *s = ctx;
-	struct sym_proc *p = proc_find(s, pid, false);
-	const struct sym_map *m = p ? map_find(p, addr) : NULL;
+	const struct tmap *m = map_find(s, pid, addr);
+	const struct sym_dso *d = m ? m->priv : NULL;
 
-	if (!m || !m->dso->path || m->dso->kernel)
+	if (!d || !d->path || d->kernel)
 		return -ENOENT;
-	*out = (struct unwind_map){ m->start, m->end, m->pgoff, m->dso->path };
+	*out = (struct unwind_map){ m->start, m->end, m->pgoff, d->path };
 	return 0;
 }
 
@@ -541,7 +398,7 @@ static size_t chain_unwound(struct symbols *s, const struct stream_sample *smp,
 		return n;
 	if (!s->uw && !(s->uw = unwinder__new(unwind_map, s)))
 		return n;
-	nr = unwinder__unwind(s->uw, smp, s->gen, ips, max - n < 128 ? max - n : 128);
+	nr = unwinder__unwind(s->uw, smp, symbols__generation(s), ips, max - n < 128 ? max - n : 128);
 	/* a user-mode sample's own ip is frame 0 already */
 	if (nr > 0 && (smp->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER)
 		i = 1;

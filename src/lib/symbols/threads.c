@@ -39,6 +39,9 @@ struct threads {
 	struct thread *last;
 	struct maps kmaps;
 	uint64_t kmaps_gen;	/* bumped when a kernel map is added or changed */
+	uint64_t gen;		/* bumped by every change of an address space */
+	int (*observer)(void *ctx, const struct stream_mmap *m, struct tmap *map);
+	void *observer_ctx;
 	struct strtab strs;
 };
 
@@ -239,6 +242,7 @@ static void remove_thread(struct threads *t, struct thread *th)
 	maps__put(th->maps);
 	free(th);
 	t->nr--;
+	t->gen++;
 }
 
 static int grow(struct threads *t)
@@ -422,6 +426,7 @@ int threads__task(struct threads *t, const struct stream_task *tk, uint16_t misc
 			return -ENOMEM;
 		maps__put(th->maps);
 		th->maps = m;
+		t->gen++;
 	}
 	return 0;
 }
@@ -477,9 +482,12 @@ int threads__mmap(struct threads *t, const struct stream_mmap *m)
 	nm.path = threads__intern(t, m->filename);
 	if (!nm.path)
 		return -ENOMEM;
+	t->gen++;
 	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
 		const struct tmap *o;
 
+		if (t->observer && (ret = t->observer(t->observer_ctx, m, NULL)))
+			return ret;
 		ret = kernel_mmap(t, m, &nm);
 		if (ret)
 			return ret > 0 ? 0 : ret;
@@ -515,7 +523,28 @@ int threads__mmap(struct threads *t, const struct stream_mmap *m)
 	}
 	if (!nm.dso)
 		return -ENOMEM;
+	if (t->observer && (ret = t->observer(t->observer_ctx, m, &nm)))
+		return ret;
 	return maps__insert(th->maps, &nm);
+}
+
+void threads__observe(struct threads *t,
+		      int (*fn)(void *ctx, const struct stream_mmap *m, struct tmap *map), void *ctx)
+{
+	t->observer = fn;
+	t->observer_ctx = ctx;
+}
+
+uint64_t threads__generation(const struct threads *t)
+{
+	return t->gen;
+}
+
+const struct tmap *threads__map(struct threads *t, uint32_t pid, uint64_t addr)
+{
+	struct thread *th = find_thread(t, (int32_t)pid);
+
+	return th && th->maps ? maps__find(th->maps, addr) : NULL;
 }
 
 uint64_t threads__kmaps_gen(const struct threads *t)
