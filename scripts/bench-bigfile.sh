@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# A recording of 2 GB or more: the corpus's system-wide file (for `report --sort dso`) and its
+# sched file (for `sched -i`) copied N times through schedlens's writer (tests/test-perfdata
+# --replicate: a valid perf.data, a FINISHED_ROUND after each copy) until past 2 GiB, each read
+# by schedlens and by perf 6.1. Prints CPU time and peak RSS (lib-bench.sh's rusage, least of 2
+# runs) on the corpus file and on the copy, how much the RSS grew against how much the file
+# did (the issue wants memory that does not grow with the file), whether the top 10 rows of
+# report agree with perf's, and whether a progress line appears on a terminal (run under
+# `script -qc`, a pty on stdin, stdout and stderr). Each copy is deleted after its use.
+# Needs the corpus (bench-corpus.sh) and ~2.3 GB free in build/.
+set -u
+. "$(dirname "$0")/lib-bench.sh"
+top=$(cd "$(dirname "$0")/.." && pwd)
+sl=${SCHEDLENS:-$top/build/schedlens}
+dir=${BENCH_CORPUS_DIR:-$top/build/bench-corpus}
+rep=$(dirname "$sl")/tests/test-perfdata
+command -v perf >/dev/null || { echo "bench-bigfile: perf is not installed, skipped"; exit 0; }
+command -v script >/dev/null || { echo "bench-bigfile: no script(1) for a terminal, skipped"; exit 0; }
+[ "$(id -u)" -eq 0 ] || { echo "bench-bigfile: needs root to record the corpus, skipped"; exit 0; }
+[ -x "$rep" ] || { echo "bench-bigfile: '$rep' is not built (make unit-bins)"; exit 1; }
+SCHEDLENS=$sl bash "$top/scripts/bench-corpus.sh" "$dir" >/dev/null ||
+	{ echo "bench-bigfile: cannot make the corpus in '$dir'"; exit 1; }
+tmp=$(mktemp -d)
+big=$top/build/bench-bigfile.data
+trap 'rm -rf "$tmp" "$big"' EXIT
+export LC_ALL=C SCHEDLENS_CACHE_DIR=$tmp/cache
+bench_rusage_build "$tmp" || exit 1
+
+# least CPU s of 2 runs, and the peak RSS in MB: "CPU RSS", or "failed STATUS"
+cost() {
+	local i
+	: >"$tmp/m"
+	for i in 1 2; do
+		"$tmp/rusage" "$tmp/out" "$tmp/err" 600 "$@" >>"$tmp/m"
+	done
+	sort -n "$tmp/m" | awk '$4 != "0" { bad = $4 } NR == 1 { c = $1 } $3 > r { r = $3 }
+		END { if (bad != "") print "failed", bad; else printf "%.3f %.1f\n", c, r / 1024 }'
+}
+# one file: NAME, the schedlens arguments, perf's arguments
+one() {
+	local name=$1 f=$dir/$1.data sla=$2 pa=$3 n copies mb bmb s0 s1 p1 agree progress
+	[ -s "$f" ] || { echo "bench-bigfile: no '$f'"; return 1; }
+	mb=$(stat -c %s "$f")
+	copies=$(( (2147483648 + mb - 1) / mb + 1 ))
+	n=$("$rep" --replicate "$f" "$big" "$copies") || { echo "bench-bigfile: cannot copy '$f'"; return 1; }
+	bmb=$(stat -c %s "$big")
+	"$sl" $sla -i "$f" >/dev/null 2>&1 # the lookup cache filled once
+	s0=$(cost "$sl" $sla -i "$f")
+	s1=$(cost "$sl" $sla -i "$big")
+	grep -v '^#' "$tmp/out" | sed 's/[ \t]*$//; /^$/d' | head -10 >"$tmp/sl.top"
+	p1=$(cost perf $pa -i "$big")
+	grep -v '^#' "$tmp/out" | sed 's/[ \t]*$//; /^$/d' | head -10 >"$tmp/perf.top"
+	agree="not compared (other reports)"
+	[ "$name" = syswide ] && { cmp -s "$tmp/sl.top" "$tmp/perf.top" && agree=same || agree=differ; }
+	script -qc "'$sl' $sla -i '$big' >/dev/null" "$tmp/tty" </dev/null >/dev/null 2>&1
+	progress=$(tr '\r' '\n' <"$tmp/tty" | grep -a -c "reading '")
+	rm -f "$big"
+	printf '%s x %d: %.1f MB -> %.1f MB (%d samples)\n' "$name.data" "$copies" \
+		"$(echo "$mb / 1000000" | bc -l)" "$(echo "$bmb / 1000000" | bc -l)" "$n"
+	printf '    %-52s %15s %15s\n' "" "corpus file" "2 GB copy"
+	printf '    %-52s %15s %15s\n' "" "cpu s  RSS MB" "cpu s  RSS MB"
+	printf '    %-52s %15s %15s\n' "schedlens $sla -i" "$s0" "$s1"
+	printf '    %-52s %15s %15s\n' "perf $pa -i" "-" "$p1"
+	awk -v a="$s0" -v b="$s1" -v m="$mb" -v bm="$bmb" 'BEGIN { split(a, x, " "); split(b, y, " ")
+		if (x[1] == "failed" || y[1] == "failed") exit
+		printf "    RSS x%.1f for a file x%.1f: %s\n", y[2] / x[2], bm / m,
+			y[2] / x[2] < 1.5 ? "does not grow with the file" : "grows with the file (target: it does not)" }'
+	printf '    top 10 rows against perf 6.1: %s; progress lines on a terminal: %s\n' "$agree" "$progress"
+}
+one syswide "report --sort dso" "report --stdio --no-children -g none --sort dso"
+one sched "sched" "sched timehist -s"
