@@ -18,6 +18,7 @@ rep=$(dirname "$sl")/tests/test-perfdata
 command -v perf >/dev/null || { echo "bench-bigfile: perf is not installed, skipped"; exit 0; }
 command -v script >/dev/null || { echo "bench-bigfile: no script(1) for a terminal, skipped"; exit 0; }
 [ "$(id -u)" -eq 0 ] || { echo "bench-bigfile: needs root to record the corpus, skipped"; exit 0; }
+[ -x "$rep" ] || make -s -C "$top" O="$(cd "$(dirname "$sl")" && pwd)" unit-bins >/dev/null 2>&1
 [ -x "$rep" ] || { echo "bench-bigfile: '$rep' is not built (make unit-bins)"; exit 1; }
 SCHEDLENS=$sl bash "$top/scripts/bench-corpus.sh" "$dir" >/dev/null ||
 	{ echo "bench-bigfile: cannot make the corpus in '$dir'"; exit 1; }

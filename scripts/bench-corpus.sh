@@ -98,6 +98,7 @@ fi
 
 if ! have tracepoint; then
 	rep=$(dirname "$sl")/tests/test-perfdata
+	[ -x "$rep" ] || make -s -C "$top" O="$(cd "$(dirname "$sl")" && pwd)" unit-bins >/dev/null 2>&1
 	[ -x "$rep" ] || { echo "bench-corpus: '$rep' is not built (make unit-bins)" >&2; exit 1; }
 	"$rep" --replicate "$fixtures/local/sched-pingpong.data" "$dir/tracepoint.data" 20 >/dev/null ||
 		{ echo "bench-corpus: cannot make tracepoint.data" >&2; exit 1; }
