@@ -112,6 +112,35 @@ void symrep__delete(struct symrep *r)
 	free(r);
 }
 
+/*
+ * @str, at most @max bytes of it, after the @n bytes of @buf within @cap (cut to fit, as
+ * snprintf would): the new length. Paths and labels are built for every sample: no printf.
+ */
+static size_t put(char *buf, size_t n, size_t cap, const char *str, size_t max)
+{
+	size_t l = strlen(str);
+
+	if (n + 1 >= cap)
+		return n;
+	if (l > max)
+		l = max;
+	if (l > cap - 1 - n)
+		l = cap - 1 - n;
+	memcpy(buf + n, str, l);
+	buf[n + l] = '\0';
+	return n + l;
+}
+
+/* a frame's name as sym_loc__name() prints it into a buffer of @len, after @n bytes of @buf */
+static size_t put_frame(char *buf, size_t n, size_t cap, const struct sym_loc *f, size_t len)
+{
+	char name[32];
+
+	if (f->sym)
+		return put(buf, n, cap, f->sym, len - 1);
+	return put(buf, n, cap, sym_loc__name(f, name, sizeof(name)), len - 1);
+}
+
 static const char *frame_dso(const struct sym_loc *f)
 {
 	const char *base;
@@ -142,11 +171,12 @@ static void label(struct symrep *r, const struct sym_loc *f, uint32_t pid, uint3
 			v = frame_dso(f);
 			break;
 		case SYMREP_SYM:
-			if (f->sym)
-				snprintf(tmp, sizeof(tmp), "[%c] %s", f->kernel ? 'k' : '.', f->sym);
-			else
-				snprintf(tmp, sizeof(tmp), "[%c] 0x%016llx", f->kernel ? 'k' : '.',
-					 (unsigned long long)f->addr);
+			tmp[0] = '[';
+			tmp[1] = f->kernel ? 'k' : '.';
+			tmp[2] = ']';
+			tmp[3] = ' ';
+			tmp[4] = '\0';
+			put_frame(tmp, 4, sizeof(tmp), f, SIZE_MAX);
 			break;
 		case SYMREP_PID:
 			snprintf(tmp, sizeof(tmp), "%d", (int)pid);
@@ -158,7 +188,9 @@ static void label(struct symrep *r, const struct sym_loc *f, uint32_t pid, uint3
 			sym_loc__srcline(f, tmp, sizeof(tmp));
 			break;
 		}
-		n += snprintf(buf + n, len - n, "%s%s", i ? (char[]){ SYMREP_SEP, 0 } : "", v);
+		if (i)
+			n = put(buf, n, len, (char[]){ SYMREP_SEP, 0 }, 1);
+		n = put(buf, n, len, v, SIZE_MAX);
 	}
 }
 
@@ -171,7 +203,6 @@ static int add_path(struct symrep *r, struct sym_stacks *paths, const char *lab,
 {
 	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE;
 	size_t n = strlen(lab), i;
-	char name[256];
 
 	if (n + 2 >= sizeof(r->buf))
 		return 0;
@@ -181,9 +212,9 @@ static int add_path(struct symrep *r, struct sym_stacks *paths, const char *lab,
 	for (i = 0; i <= hi - lo && n < sizeof(r->buf) - 1; i++) {
 		size_t k = callee ? lo + i : hi - i;
 
-		n += snprintf(r->buf + n, sizeof(r->buf) - n, "%s%s",
-			      i ? (char[]){ SYMREP_FRAME_SEP, 0 } : "",
-			      sym_loc__name(&r->frames[k], name, sizeof(name)));
+		if (i)
+			n = put(r->buf, n, sizeof(r->buf), (char[]){ SYMREP_FRAME_SEP, 0 }, 1);
+		n = put_frame(r->buf, n, sizeof(r->buf), &r->frames[k], 256);
 	}
 	return sym_stacks__add(paths, r->buf, period);
 }
@@ -203,12 +234,13 @@ static size_t path_frames(const struct symrep *r, const struct stream_sample *s,
 static int add_folded(struct symrep *r, const char *comm, size_t nf, uint64_t period)
 {
 	size_t n, i;
-	char name[256];
 
-	n = snprintf(r->buf, sizeof(r->buf), "%s", comm ? comm : "[unknown]");
-	for (i = nf; i-- > 0 && n < sizeof(r->buf) - 1;)
-		n += snprintf(r->buf + n, sizeof(r->buf) - n, ";%s",
-			      sym_loc__name(&r->frames[i], name, sizeof(name)));
+	r->buf[0] = '\0';
+	n = put(r->buf, 0, sizeof(r->buf), comm ? comm : "[unknown]", SIZE_MAX);
+	for (i = nf; i-- > 0 && n < sizeof(r->buf) - 1;) {
+		n = put(r->buf, n, sizeof(r->buf), ";", 1);
+		n = put_frame(r->buf, n, sizeof(r->buf), &r->frames[i], 256);
+	}
 	return sym_stacks__add(r->folded, r->buf, period);
 }
 
