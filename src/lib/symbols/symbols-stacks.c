@@ -34,17 +34,36 @@ const char *sym_loc__srcline(const struct sym_loc *l, char *buf, size_t len)
 
 struct sym_stacks {
 	struct sym_stack *v;		/* open addressing, key NULL: empty */
+	uint64_t *hash;			/* of v[i].key: compared before the key */
 	size_t mask, used;
 	struct sym_stack *sorted;
 };
 
-static uint64_t str_hash(const char *s)
+/* keys are call paths hundreds of bytes long, hashed for every sample: 8 bytes a step */
+static uint64_t str_hash(const char *s, size_t len)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, len);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	return h ^ h >> 29;
+}
+
+/* the slot of @key (of @len bytes, hash @h): where it is, or the free one it would take */
+static size_t slot(const struct sym_stacks *st, const char *key, size_t len, uint64_t h)
+{
+	size_t i;
+
+	for (i = h & st->mask; st->v[i].key; i = (i + 1) & st->mask)
+		if (st->hash[i] == h && !memcmp(st->v[i].key, key, len + 1))
+			break;
+	return i;
 }
 
 struct sym_stacks *sym_stacks__new(void)
@@ -55,7 +74,10 @@ struct sym_stacks *sym_stacks__new(void)
 		return NULL;
 	st->mask = 255;
 	st->v = calloc(st->mask + 1, sizeof(*st->v));
-	if (!st->v) {
+	st->hash = calloc(st->mask + 1, sizeof(*st->hash));
+	if (!st->v || !st->hash) {
+		free(st->v);
+		free(st->hash);
 		free(st);
 		return NULL;
 	}
@@ -71,6 +93,7 @@ void sym_stacks__delete(struct sym_stacks *st)
 	for (i = 0; i <= st->mask; i++)
 		free((char *)st->v[i].key);
 	free(st->v);
+	free(st->hash);
 	free(st->sorted);
 	free(st);
 }
@@ -79,18 +102,25 @@ static int grow(struct sym_stacks *st)
 {
 	size_t nmask = st->mask * 2 + 1, i, j;
 	struct sym_stack *n = calloc(nmask + 1, sizeof(*n));
+	uint64_t *nh = calloc(nmask + 1, sizeof(*nh));
 
-	if (!n)
+	if (!n || !nh) {
+		free(n);
+		free(nh);
 		return -ENOMEM;
+	}
 	for (i = 0; i <= st->mask; i++) {
 		if (!st->v[i].key)
 			continue;
-		for (j = str_hash(st->v[i].key) & nmask; n[j].key; j = (j + 1) & nmask)
+		for (j = st->hash[i] & nmask; n[j].key; j = (j + 1) & nmask)
 			;
 		n[j] = st->v[i];
+		nh[j] = st->hash[i];
 	}
 	free(st->v);
+	free(st->hash);
 	st->v = n;
+	st->hash = nh;
 	st->mask = nmask;
 	return 0;
 }
@@ -103,17 +133,19 @@ int sym_stacks__add(struct sym_stacks *st, const char *key, uint64_t period)
 int sym_stacks__add_n(struct sym_stacks *st, const char *key, uint64_t nr_samples,
 		      uint64_t period)
 {
-	size_t i;
+	size_t len = strlen(key), i;
+	uint64_t h = str_hash(key, len);
 
 	if (st->used * 2 >= st->mask && grow(st))
 		return -ENOMEM;
-	for (i = str_hash(key) & st->mask; st->v[i].key; i = (i + 1) & st->mask)
-		if (!strcmp(st->v[i].key, key))
-			break;
+	i = slot(st, key, len, h);
 	if (!st->v[i].key) {
-		st->v[i].key = strdup(key);
-		if (!st->v[i].key)
+		char *k = malloc(len + 1);
+
+		if (!k)
 			return -ENOMEM;
+		st->v[i].key = memcpy(k, key, len + 1);
+		st->hash[i] = h;
 		st->used++;
 	}
 	st->v[i].nr_samples += nr_samples;
@@ -123,12 +155,9 @@ int sym_stacks__add_n(struct sym_stacks *st, const char *key, uint64_t nr_sample
 
 const struct sym_stack *sym_stacks__get(const struct sym_stacks *st, const char *key)
 {
-	size_t i;
+	size_t len = strlen(key), i = slot(st, key, len, str_hash(key, len));
 
-	for (i = str_hash(key) & st->mask; st->v[i].key; i = (i + 1) & st->mask)
-		if (!strcmp(st->v[i].key, key))
-			return &st->v[i];
-	return NULL;
+	return st->v[i].key ? &st->v[i] : NULL;
 }
 
 static int stack_cmp(const void *a, const void *b)
