@@ -71,8 +71,10 @@ check_hw() {
 	fi
 	# ten cycles counters where the PMU has fewer: each runs part of the time and is scaled
 	# by enabled/running. Cycles per task-clock msec (QEMU's cycles are its 1 GHz virtual
-	# clock) of the ten scaled estimates within 10% of each other, their median within 35% of
-	# a run with one counter (multiplexed, QEMU's counters ran 4-26% slow in the runs made)
+	# clock) of the ten scaled estimates within 25% of each other (10% failed at 11% in a
+	# full-matrix run on a loaded host: each counter runs in other slices of host time),
+	# their median within 35% of a run with one counter (multiplexed, QEMU's counters ran
+	# 4-26% slow in the runs made)
 	local one tc r1 lo hi minr n
 	one=$(csv "$dir/mux1.csv" cycles)
 	tc=$(csv "$dir/mux1.csv" task-clock)
@@ -88,7 +90,7 @@ check_hw() {
 		      for (i = 1; i <= n; i++) if (p[i] + 0 < mr) mr = p[i] + 0
 		      printf "%d %.0f %.0f %.1f\n", n, lo, hi, mr }' "$dir/mux.csv")
 	if [ "$n" = 10 ] && awk -v lo="$lo" -v hi="$hi" -v r="$r1" -v m="$minr" \
-		'BEGIN { exit !(m > 0 && m < 100 && hi <= 1.1 * lo && lo > 0.65 * r && hi < 1.35 * r) }'; then
+		'BEGIN { exit !(m > 0 && m < 100 && hi <= 1.25 * lo && lo > 0.65 * r && hi < 1.35 * r) }'; then
 		pass mux "10 counters running >= $minr%, $lo-$hi cycles/ms, one counter $r1"
 	else
 		fail mux "$n counters running >= $minr%, $lo-$hi cycles/ms, one counter $r1"
