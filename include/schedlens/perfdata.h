@@ -210,6 +210,13 @@ int perf_writer__set_tracing_data(struct perf_writer *w, const void *data, size_
  */
 int perf_writer__write(struct perf_writer *w, const struct perf_event_header *rec);
 /*
+ * A FINISHED_ROUND after the records written since the last one (none: nothing is written),
+ * as perf record writes one after each pass over its ring buffers: every record before it is
+ * not newer than any after it, so a reader (perf's or ours) delivers a round at a time and
+ * holds no more than one in memory. 0 or -errno.
+ */
+int perf_writer__round(struct perf_writer *w);
+/*
  * A file's build-id for the BUILD_ID feature (the kernel's: "[kernel.kallsyms]", misc
  * PERF_RECORD_MISC_KERNEL, pid -1); once per name and id. 0 or -errno.
  */

@@ -498,7 +498,8 @@ static int rec_tick(void *ctx)
 {
 	struct record_run *rr = ctx;
 
-	return sampler__poll(rr->s, 0, &rr->ops);
+	/* what a poll delivers is in time order after all before it: a round of the file */
+	return sampler__poll(rr->s, 0, &rr->ops) ?: (rr->r.w ? perf_writer__round(rr->r.w) : 0);
 }
 
 static int record_all(struct record_run *rr)
@@ -508,7 +509,7 @@ static int record_all(struct record_run *rr)
 	if (!rc)
 		rc = sampler__enable(rr->s);
 	while (!rc && !record_stop)
-		rc = sampler__poll(rr->s, 100, &rr->ops);
+		rc = sampler__poll(rr->s, 100, &rr->ops) ?: perf_writer__round(rr->r.w);
 	return rc;
 }
 

@@ -122,6 +122,9 @@ if [ -r /sys/kernel/tracing/events/sched/sched_switch/id ]; then
 		fail "record --bench: the workload's tasks are not named schedlens"
 	perf report --stdio --sort comm -i "$TMP/b.data" 2>/dev/null | grep -q '100.00%  schedlens' ||
 		fail "record --bench: perf does not name the workload's tasks schedlens"
+	# rounds, as perf record writes them: readers hold a round at a time, not the file
+	perf report --stats -i "$TMP/b.data" 2>/dev/null | grep -q 'FINISHED_ROUND events' ||
+		fail "record wrote no FINISHED_ROUND"
 fi
 expect_rc 1 "$SCHEDLENS" record -e cpu-clock -o /nonexistent/dir/x.data -- true
 grep -q '/nonexistent/dir/x.data' "$TMP/err" || fail "unwritable output not named"

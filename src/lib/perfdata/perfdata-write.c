@@ -32,6 +32,7 @@ struct perf_writer {
 	size_t td_size;
 	bool td_set;
 	uint64_t data_offset, attr_offset, off, nr_samples;
+	uint64_t since_round;	/* records written since the last FINISHED_ROUND */
 	uint8_t *buf;
 	size_t buf_len;
 	int error;		/* first write error */
@@ -430,10 +431,22 @@ int perf_writer__write(struct perf_writer *w, const struct perf_event_header *re
 		return -EINVAL;
 	if (rec->type == PERF_RECORD_SAMPLE)
 		w->nr_samples++;
+	if (rec->type != PERF_REC_FINISHED_ROUND)
+		w->since_round++;
 	if (rec->type == PERF_RECORD_MMAP2 && (rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
 	    (ret = note_mmap2_build_id(w, rec)))
 		return ret;
 	return wr(w, rec, rec->size);
+}
+
+int perf_writer__round(struct perf_writer *w)
+{
+	static const struct perf_event_header round = { PERF_REC_FINISHED_ROUND, 0, 8 };
+
+	if (!w->since_round)
+		return 0;
+	w->since_round = 0;
+	return wr(w, &round, sizeof(round));
 }
 
 /*
