@@ -14,6 +14,8 @@ for c in /sys/devices/system/cpu/cpu[0-9]*; do
 	d=$(cat /sys/kernel/debug/sched/domains/"${c##*/}"/domain*/name 2>/dev/null | tr '\n' ' ')
 	echo "${c##*/} llc $l domains ${d:-none}"
 done > topology.txt
+echo "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)" \
+	>> topology.txt
 
 # the steps, "NAME COMMAND": pipe ping-pong, whose wakee's CPU goes idle when it blocks, so
 # that the next wakeup targets an idle CPU; then the suite
