@@ -42,7 +42,7 @@ struct symbols_config {
 	/*
 	 * The machine model the caller feeds with the stream's COMM, FORK and MMAP records
 	 * (threads.h): the session observes it and resolves user addresses through its maps.
-	 * NULL: kernel addresses only.
+	 * NULL: kernel addresses only. It must outlive the session (delete the session first).
 	 */
 	struct threads *machine;
 };

@@ -223,9 +223,9 @@ void report__delete(struct report *r)
 	free(r->groups);
 	sample_read__delete(r->sread);
 	report__kagg_delete(r);
-	threads__delete(r->threads);
 	symrep__delete(r->symrep);
-	symbols__delete(r->syms);
+	symbols__delete(r->syms);	/* before the machine it observes */
+	threads__delete(r->threads);
 	focus__delete(r->focus);
 	free(r);
 }
