@@ -40,5 +40,10 @@ uint64_t now_ns(void);
 
 /* Read a whole small file (sysfs, procfs) into @buf, NUL terminated, trailing newline cut. */
 int read_file_str(const char *path, char *buf, size_t len);
+/*
+ * Read a whole file of any size (tracefs files, whose stat size is 0, too) into *@out, malloc'd
+ * and NUL terminated; its length in *@len when @len is not NULL. 0 or -errno.
+ */
+int read_file_all(const char *path, char **out, size_t *len);
 
 #endif

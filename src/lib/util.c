@@ -146,3 +146,39 @@ int read_file_str(const char *path, char *buf, size_t len)
 	close(fd);
 	return ret;
 }
+
+int read_file_all(const char *path, char **out, size_t *len)
+{
+	size_t cap = 8192, n = 0;
+	char *buf = NULL, *nb;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
+	ssize_t got;
+
+	if (fd < 0)
+		return -errno;
+	do {
+		if (n + 1 >= cap || !buf) {
+			nb = realloc(buf, buf ? cap *= 2 : cap);
+			if (!nb) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = nb;
+		}
+		got = read(fd, buf + n, cap - n - 1);
+		if (got < 0)
+			ret = -errno;
+		else
+			n += (size_t)got;
+	} while (!ret && got > 0);
+	close(fd);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	if (len)
+		*len = n;
+	return 0;
+}

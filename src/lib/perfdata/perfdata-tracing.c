@@ -401,37 +401,13 @@ static void put(struct tbuf *b, const void *p, size_t n)
 	b->len += n;
 }
 
-/* a whole tracefs file (their stat size is 0) into *out */
-static int slurp(const char *path, char **out, size_t *len)
-{
-	struct tbuf b = { 0 };
-	char chunk[65536];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-		put(&b, chunk, n);
-	if (n < 0)
-		b.err = -errno;
-	close(fd);
-	if (b.err) {
-		free(b.p);
-		return b.err;
-	}
-	*out = b.p;
-	*len = b.len;
-	return 0;
-}
-
 static int put_file(struct tbuf *b, const char *path, int width)
 {
 	char *s = NULL;
 	size_t n = 0;
 	uint64_t v64;
 	uint32_t v32;
-	int ret = slurp(path, &s, &n);
+	int ret = read_file_all(path, &s, &n);
 
 	if (ret)
 		return ret;

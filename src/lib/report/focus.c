@@ -56,36 +56,6 @@ static int parse_list(struct focus *f, char *text)
 	return 0;
 }
 
-static int read_all(const char *path, char **out)
-{
-	FILE *fp = fopen(path, "r");
-	size_t len = 0, alloc = 0, got;
-	char *buf = NULL, *n;
-	int ret = 0;
-
-	if (!fp)
-		return -errno;
-	do {
-		if (len + 4097 > alloc) {
-			n = realloc(buf, alloc = alloc * 2 + 8192);
-			if (!n) {
-				ret = -ENOMEM;
-				goto out_close;
-			}
-			buf = n;
-		}
-		got = fread(buf + len, 1, alloc - len - 1, fp);
-		len += got;
-	} while (got);
-	buf[len] = '\0';
-	*out = buf;
-	buf = NULL;
-out_close:
-	free(buf);
-	fclose(fp);
-	return ret;
-}
-
 struct focus *focus__load(const char *what, const char *datadir, struct errbuf *err)
 {
 	struct focus *f = calloc(1, sizeof(*f));
@@ -101,7 +71,7 @@ struct focus *focus__load(const char *what, const char *datadir, struct errbuf *
 		snprintf(path, sizeof(path), "%s", what);
 	else
 		snprintf(path, sizeof(path), "%s/focus/%s.list", datadir, what);
-	ret = read_all(path, &f->names);
+	ret = read_file_all(path, &f->names, NULL);
 	if (ret) {
 		err__set(err, ret, "cannot read focus list '%s': %s", path, strerror(-ret));
 		goto out_free;

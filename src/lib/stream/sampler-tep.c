@@ -86,41 +86,6 @@ int tracepoint__attr(const char *tracefs, const char *name, struct perf_event_at
 	return 0;
 }
 
-static int read_whole(const char *path, char **out, size_t *size)
-{
-	FILE *f = fopen(path, "r");
-	size_t cap = 8192, n = 0, got;
-	char *buf = NULL, *nb;
-	int ret = 0;
-
-	if (!f)
-		return -errno;
-	do {
-		nb = realloc(buf, cap);
-		if (!nb) {
-			ret = -ENOMEM;
-			goto out_close;
-		}
-		buf = nb;
-		got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (n + 1 == cap)
-			cap *= 2;
-	} while (got > 0);
-	if (ferror(f))
-		ret = -EIO;
-out_close:
-	fclose(f);
-	if (ret) {
-		free(buf);
-		return ret;
-	}
-	buf[n] = '\0';
-	*out = buf;
-	*size = n;
-	return 0;
-}
-
 struct tep_handle *sampler_tep__load(const char *tracefs, struct stream_evsel *evsels, size_t nr,
 				     struct errbuf *err)
 {
@@ -144,7 +109,7 @@ struct tep_handle *sampler_tep__load(const char *tracefs, struct stream_evsel *e
 	tep_set_local_bigendian(tep, tep_is_file_bigendian(tep) ? TEP_BIG_ENDIAN :
 								  TEP_LITTLE_ENDIAN);
 	snprintf(path, sizeof(path), "%s/events/header_page", dir);
-	if (read_whole(path, &buf, &size) == 0) {
+	if (read_file_all(path, &buf, &size) == 0) {
 		tep_parse_header_page(tep, buf, size, sizeof(long));
 		free(buf);
 		buf = NULL;
@@ -157,7 +122,7 @@ struct tep_handle *sampler_tep__load(const char *tracefs, struct stream_evsel *e
 			goto out_free;
 		}
 		snprintf(path, sizeof(path), "%s/events/%s/%s/format", dir, sys, ev);
-		ret = read_whole(path, &buf, &size);
+		ret = read_file_all(path, &buf, &size);
 		if (ret) {
 			err__set(err, ret, "cannot read '%s': %s", path, strerror(-ret));
 			goto out_free;
