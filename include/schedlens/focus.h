@@ -33,13 +33,16 @@ int focus__find(const struct focus *f, const char *sym);
 
 /*
  * Count one sample whose frames are @syms[0] (where it was taken) .. @syms[nr - 1] (outermost);
- * NULL entries are unresolved frames. Returns 0 or -ENOMEM.
+ * the first @nself are where it was taken (the functions inlined there, then the one they are
+ * in: each is self); NULL entries are unresolved frames. Returns 0 or -ENOMEM.
  */
-int focus__add(struct focus *f, const char *const *syms, size_t nr, uint64_t period);
+int focus__add(struct focus *f, const char *const *syms, size_t nr, size_t nself,
+	       uint64_t period);
 
 /*
  * Count one sample taken in listed function @idx (focus__find()) at source line @line
- * ("core.c:4190", copied). 0 or -ENOMEM.
+ * ("core.c:4190", copied; in code inlined into it, the inlined function's line, as
+ * annotate shows them). 0 or -ENOMEM.
  */
 int focus__add_line(struct focus *f, int idx, const char *line, uint64_t period);
 

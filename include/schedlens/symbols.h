@@ -71,6 +71,9 @@ struct sym_loc {
 	unsigned int line;
 	const char *inl;	/* innermost inlined function containing addr, or NULL */
 	bool kernel;
+	bool unwound;		/* a frame of a DWARF unwinding (symbols__chain()) */
+	bool inlined;		/* a function inlined at the frame's address: sym is its name
+				   (symbols__inlines()), the rest the frame's */
 	uint64_t ip;		/* the address as sampled (runtime) */
 };
 
@@ -143,8 +146,8 @@ size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsign
  * DWARF-unwound callchain and perf report --inline for every frame): the
  * functions inlined there, innermost first, then the one they are inlined into, as DWARF
  * names them (where DWARF has no function, the symbol table's). Up to @max names into
- * @names, valid until symbols__delete(); returns how many, 0 where the address has no line
- * information.
+ * @names, interned and valid until symbols__delete() (a name equal to @l->sym is the same
+ * pointer); returns how many, 0 where the address has no line information.
  */
 size_t symbols__inlines(struct symbols *s, const struct sym_loc *l, const char **names,
 			size_t max);
@@ -260,16 +263,27 @@ const struct sym_stack *sym_stacks__sorted(struct sym_stacks *st, size_t *nr);
  * The symbol half of `schedlens report`: per sample, the frames (through the callchain when
  * asked), the skid rule, and what the printing needs: rows by label (source lines,
  * --children, -g), call paths, collapsed stacks and a focus list's shares.
- * A label is the row's keys rendered as perf shows them, SYMREP_SEP between keys; a call
+ * A label is the row's keys rendered as perf shows them, SYMREP_SEP between keys (a symbol's
+ * followed by SYMREP_ID and what tells equal names apart, as perf's rows are by symbol: its
+ * DSO and address; symrep__split() leaves it out); a call
  * path key is the label, SYMREP_PATH_SEP, then the frames joined by SYMREP_FRAME_SEP, outermost
  * first for SYMREP_GRAPH_CALLER, innermost first for SYMREP_GRAPH_CALLEE.
  */
 enum symrep_key { SYMREP_COMM, SYMREP_DSO, SYMREP_SYM, SYMREP_PID, SYMREP_CPU, SYMREP_SRCLINE };
 enum symrep_graph { SYMREP_GRAPH_NONE, SYMREP_GRAPH_CALLER, SYMREP_GRAPH_CALLEE };
+/*
+ * Which frames of a callchain (--children, -g, --folded) are also their inlined functions
+ * ("update_curr (inlined)", innermost first, then the function itself unless DWARF names it
+ * otherwise, as perf's append_inlines()): those of a DWARF unwinding, as perf (the default),
+ * every frame with DWARF lines (the kernel's with a vmlinux too), or none. --focus always
+ * counts inlined functions.
+ */
+enum symrep_inline { SYMREP_INLINE_UNWOUND, SYMREP_INLINE_ALL, SYMREP_INLINE_NONE };
 
 #define SYMREP_SEP '\x1f'
 #define SYMREP_PATH_SEP '\x1e'
 #define SYMREP_FRAME_SEP '\x1d'
+#define SYMREP_ID '\x1c'
 #define SYMREP_MAX_KEYS 8
 
 struct symrep_config {
@@ -278,6 +292,7 @@ struct symrep_config {
 	bool labels;		/* rows by label (needed for srcline, children, graph) */
 	bool children, folded, skid_caller;
 	enum symrep_graph graph;
+	enum symrep_inline inlines;
 	struct focus *focus;	/* the caller's; NULL: none */
 	size_t nr_events;
 };
@@ -319,7 +334,7 @@ struct sym_stacks *symrep__folded(struct symrep *r);
  */
 void symrep__skid(const struct symrep *r, uint64_t *samples, uint64_t *period,
 		  uint64_t *total_period, const char **sym, uint64_t *with_caller);
-/* Split a label in place into @f (up to @max keys); returns how many. */
+/* Split a label in place into @f (up to @max keys, as printed); returns how many. */
 size_t symrep__split(char *label, char **f, size_t max);
 
 #endif

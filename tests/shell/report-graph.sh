@@ -14,9 +14,7 @@ tree() {
 	awk -v n="$1" -v name="${2:-}" '
 		/^ +[0-9.]+%/ { e++; on = name == "" ? e == n : substr($0, length($0) - length(name) + 1) == name; next }
 		on && /^$/ { exit }
-		on { print }' |
-		sed -e 's/__libc_start_main_impl (inlined)$/__libc_start_main/' \
-		    -e 's/__libc_start_main@@GLIBC_2.34$/__libc_start_main/'
+		on { print }'
 }
 
 # same FILE_A FILE_B TOLERANCE WHAT: equal lines, percentages within TOLERANCE

@@ -288,9 +288,9 @@ START_TEST(test_focus)
 	ck_assert_int_eq(focus__find(f, "update_cur"), -1);
 	ck_assert_int_eq(focus__find(f, "update_curr_"), -1);
 	ck_assert_int_eq(focus__find(f, NULL), -1);
-	ck_assert_int_eq(focus__add(f, chain1, 4, 10), 0);
-	ck_assert_int_eq(focus__add(f, chain2, 3, 5), 0);
-	ck_assert_int_eq(focus__add(f, chain3, 2, 1), 0);
+	ck_assert_int_eq(focus__add(f, chain1, 4, 1, 10), 0);
+	ck_assert_int_eq(focus__add(f, chain2, 3, 1, 5), 0);
+	ck_assert_int_eq(focus__add(f, chain3, 2, 1, 1), 0);
 	ck_assert_uint_gt(focus__rows(f, &rows), 8);
 	ck_assert_uint_eq(rows[uc].self_samples, 1);
 	ck_assert_uint_eq(rows[uc].through_samples, 1);
@@ -318,6 +318,29 @@ START_TEST(test_focus)
 		ck_assert_uint_eq(focus__lines(f, tt, &l), 0);
 	}
 	focus__delete(f);
+	/* update_curr inlined into task_sched_runtime: a self sample of both, each once */
+	{
+		const char *inl[] = { "update_curr", "update_curr.isra.0", "task_sched_runtime",
+				      "update_curr", "thread_group_cputime" };
+		int ts, tg;
+
+		f = focus__load("sched", SCHEDLENS_DATADIR, &e);
+		ck_assert_msg(f != NULL, "%s", e.msg);
+		uc = focus__find(f, "update_curr");
+		ts = focus__find(f, "task_sched_runtime");
+		tg = focus__find(f, "thread_group_cputime");
+		ck_assert_int_eq(focus__add(f, inl, 5, 3, 7), 0);
+		focus__rows(f, &rows);
+		ck_assert_uint_eq(rows[uc].self_samples, 1);
+		ck_assert_uint_eq(rows[uc].through_samples, 1);
+		ck_assert_uint_eq(rows[ts].self_period, 7);
+		ck_assert_uint_eq(rows[tg].self_samples, 0);
+		ck_assert_uint_eq(rows[tg].through_period, 7);
+		focus__totals(f, &any, &n, &period);
+		ck_assert_uint_eq(any.self_samples, 1);
+		ck_assert_uint_eq(any.through_samples, 1);
+		focus__delete(f);
+	}
 
 	ck_assert_ptr_null(focus__load("no-such-list", SCHEDLENS_DATADIR, &e));
 	ck_assert_msg(strstr(e.msg, "no-such-list") != NULL, "%s", e.msg);

@@ -150,9 +150,10 @@ int focus__find(const struct focus *f, const char *sym)
 	return -1;
 }
 
-int focus__add(struct focus *f, const char *const *syms, size_t nr, uint64_t period)
+int focus__add(struct focus *f, const char *const *syms, size_t nr, size_t nself,
+	       uint64_t period)
 {
-	bool through_any = false;
+	bool through_any = false, self_any = false;
 	size_t i;
 	int k;
 
@@ -166,18 +167,21 @@ int focus__add(struct focus *f, const char *const *syms, size_t nr, uint64_t per
 		k = focus__find(f, syms[i]);
 		if (k < 0)
 			continue;
-		if (!i) {
-			f->rows[k].self_samples++;
-			f->rows[k].self_period += period;
-			f->any.self_samples++;
-			f->any.self_period += period;
-		}
 		if (f->seen[k] == f->stamp)
 			continue;
+		if (i < nself) {
+			f->rows[k].self_samples++;
+			f->rows[k].self_period += period;
+			self_any = true;
+		}
 		f->seen[k] = f->stamp;
 		f->rows[k].through_samples++;
 		f->rows[k].through_period += period;
 		through_any = true;
+	}
+	if (self_any) {
+		f->any.self_samples++;
+		f->any.self_period += period;
 	}
 	if (through_any) {
 		f->any.through_samples++;

@@ -9,6 +9,7 @@
 #include "schedlens/symbols.h"
 
 #define MAX_FRAMES 128
+#define LABEL_MEMO 1024
 
 /*
  * Without callchains, samples are counted by the address sampled (pid, ip, mode, the address
@@ -38,12 +39,22 @@ struct symrep {
 		const char *sym;
 		bool skid;
 	} memo[64];		/* is_skid by symbol, direct mapped */
+	struct label_memo {	/* frame_label() by frame and comm, direct mapped */
+		const char *sym, *comm;
+		const struct sym_dso *dso;
+		uint64_t start;
+		bool inlined, kernel;
+		char *label;
+	} *lmemo;		/* NULL: labels hold keys of the sample (pid, cpu, line) */
 	bool defer, finished, comm_key, pid_key, cpu_key;
 	unsigned int flags;	/* SYM_LINES when a key is the source line */
 	struct symrep_addr *addrs, *last;
 	size_t addrs_mask, addrs_used;
 	uint64_t seq;
 	struct sym_loc frames[MAX_FRAMES];
+	const struct sym_loc *xf;		/* the frames with their inlined functions */
+	bool moved;				/* frame 0 a caller's (--skid-caller) */
+	struct sym_loc xframes[MAX_FRAMES];	/* (r->frames where none) */
 	const char *names[MAX_FRAMES];
 	char buf[8192], label[1024];
 };
@@ -65,6 +76,9 @@ struct symrep *symrep__new(struct symbols *syms, const struct symrep_config *cfg
 		r->pid_key |= cfg->keys[i] == SYMREP_PID;
 		r->cpu_key |= cfg->keys[i] == SYMREP_CPU;
 	}
+	if (cfg->labels && !r->pid_key && !r->cpu_key && !(r->flags & SYM_LINES) &&
+	    !(r->lmemo = calloc(LABEL_MEMO, sizeof(*r->lmemo))))
+		goto out_free;
 	if (cfg->labels) {
 		r->self = calloc(n, sizeof(*r->self));
 		r->children = calloc(n, sizeof(*r->children));
@@ -109,6 +123,9 @@ void symrep__delete(struct symrep *r)
 	free(r->paths);
 	sym_stacks__delete(r->folded);
 	free(r->addrs);
+	for (i = 0; r->lmemo && i < LABEL_MEMO; i++)
+		free(r->lmemo[i].label);
+	free(r->lmemo);
 	free(r);
 }
 
@@ -131,11 +148,16 @@ static size_t put(char *buf, size_t n, size_t cap, const char *str, size_t max)
 	return n + l;
 }
 
-/* a frame's name as sym_loc__name() prints it into a buffer of @len, after @n bytes of @buf */
+/*
+ * a frame's name as sym_loc__name() prints it into a buffer of @len, after @n bytes of @buf;
+ * an inlined function's as perf's "NAME (inlined)"
+ */
 static size_t put_frame(char *buf, size_t n, size_t cap, const struct sym_loc *f, size_t len)
 {
 	char name[32];
 
+	if (f->sym && f->inlined)
+		return put(buf, put(buf, n, cap, f->sym, len - 1), cap, " (inlined)", SIZE_MAX);
 	if (f->sym)
 		return put(buf, n, cap, f->sym, len - 1);
 	return put(buf, n, cap, sym_loc__name(f, name, sizeof(name)), len - 1);
@@ -153,10 +175,28 @@ static const char *frame_dso(const struct sym_loc *f)
 	return base && f->dso_name[0] == '/' ? base + 1 : f->dso_name;
 }
 
+/* @v in hex after the @n bytes of @buf within @cap */
+static size_t put_hex(char *buf, size_t n, size_t cap, uint64_t v)
+{
+	char d[17];
+	size_t i = sizeof(d) - 1;
+
+	d[i] = '\0';
+	do
+		d[--i] = "0123456789abcdef"[v & 15];
+	while (v >>= 4);
+	return put(buf, n, cap, d + i, SIZE_MAX);
+}
+
+/*
+ * The row's label of frame @f. Rows by symbol are as perf's: functions of equal names in
+ * other DSOs or at other addresses (two programs' main) are other rows, an inlined one is
+ * one row per function it is inlined into and name (perf's _sort__sym_cmp()).
+ */
 static void label(struct symrep *r, const struct sym_loc *f, uint32_t pid, uint32_t cpu,
 		  const char *comm, char *buf, size_t len)
 {
-	size_t i, n = 0;
+	size_t i, k, n = 0;
 	char tmp[512];
 
 	buf[0] = '\0';
@@ -176,7 +216,13 @@ static void label(struct symrep *r, const struct sym_loc *f, uint32_t pid, uint3
 			tmp[2] = ']';
 			tmp[3] = ' ';
 			tmp[4] = '\0';
-			put_frame(tmp, 4, sizeof(tmp), f, SIZE_MAX);
+			k = put_frame(tmp, 4, sizeof(tmp), f, SIZE_MAX);
+			if (f->sym && f->dso) {
+				k = put(tmp, k, sizeof(tmp), (char[]){ SYMREP_ID, 0 }, 1);
+				k = put(tmp, k, sizeof(tmp), sym_dso__name(f->dso), SIZE_MAX);
+				k = put(tmp, k, sizeof(tmp), "@", 1);
+				put_hex(tmp, k, sizeof(tmp), f->sym_start);
+			}
 			break;
 		case SYMREP_PID:
 			snprintf(tmp, sizeof(tmp), "%d", (int)pid);
@@ -192,6 +238,34 @@ static void label(struct symrep *r, const struct sym_loc *f, uint32_t pid, uint3
 			n = put(buf, n, len, (char[]){ SYMREP_SEP, 0 }, 1);
 		n = put(buf, n, len, v, SIZE_MAX);
 	}
+}
+
+/*
+ * The label of frame @f of a sample (r->label, or the memo's copy): a frame's label depends on
+ * its function (name and start), DSO and comm alone unless a key is the sample's pid, cpu or
+ * line, and those few are built once.
+ */
+static const char *frame_label(struct symrep *r, const struct sym_loc *f, uint32_t pid,
+			       uint32_t cpu, const char *comm)
+{
+	struct label_memo *m;
+	size_t h;
+
+	if (!r->lmemo || !f->sym) {
+		label(r, f, pid, cpu, comm, r->label, sizeof(r->label));
+		return r->label;
+	}
+	h = ((uintptr_t)f->sym >> 3) ^ ((uintptr_t)f->sym >> 13) ^ ((uintptr_t)comm >> 5) ^
+	    ((uintptr_t)f->dso >> 7) ^ f->sym_start ^ f->inlined;
+	m = &r->lmemo[h & (LABEL_MEMO - 1)];
+	if (m->label && m->sym == f->sym && m->comm == comm && m->dso == f->dso &&
+	    m->start == f->sym_start && m->inlined == f->inlined && m->kernel == f->kernel)
+		return m->label;
+	label(r, f, pid, cpu, comm, r->label, sizeof(r->label));
+	free(m->label);
+	*m = (struct label_memo){ f->sym, comm, f->dso, f->sym_start, f->inlined, f->kernel,
+				  strdup(r->label) };
+	return m->label ? m->label : r->label;
 }
 
 /*
@@ -214,7 +288,7 @@ static int add_path(struct symrep *r, struct sym_stacks *paths, const char *lab,
 
 		if (i)
 			n = put(r->buf, n, sizeof(r->buf), (char[]){ SYMREP_FRAME_SEP, 0 }, 1);
-		n = put_frame(r->buf, n, sizeof(r->buf), &r->frames[k], 256);
+		n = put_frame(r->buf, n, sizeof(r->buf), &r->xf[k], 256);
 	}
 	return sym_stacks__add(paths, r->buf, period);
 }
@@ -231,6 +305,7 @@ static size_t path_frames(const struct symrep *r, const struct stream_sample *s,
 	return nf;
 }
 
+/* an inlined function by its name alone, as stackcollapse-perf.pl folds perf script's lines */
 static int add_folded(struct symrep *r, const char *comm, size_t nf, uint64_t period)
 {
 	size_t n, i;
@@ -239,44 +314,101 @@ static int add_folded(struct symrep *r, const char *comm, size_t nf, uint64_t pe
 	n = put(r->buf, 0, sizeof(r->buf), comm ? comm : "[unknown]", SIZE_MAX);
 	for (i = nf; i-- > 0 && n < sizeof(r->buf) - 1;) {
 		n = put(r->buf, n, sizeof(r->buf), ";", 1);
-		n = put_frame(r->buf, n, sizeof(r->buf), &r->frames[i], 256);
+		n = r->xf[i].inlined ? put(r->buf, n, sizeof(r->buf), r->xf[i].sym, 255) :
+				       put_frame(r->buf, n, sizeof(r->buf), &r->xf[i], 256);
 	}
 	return sym_stacks__add(r->folded, r->buf, period);
 }
 
 static bool same_function(const struct sym_loc *a, const struct sym_loc *b)
 {
-	return a->sym && a->sym == b->sym && a->dso == b->dso;
+	return a->sym && a->sym == b->sym && a->dso == b->dso && a->inlined == b->inlined;
+}
+
+/*
+ * r->xf: frames [0, @nf) of r->frames, each where @mode asks for it also as the functions
+ * inlined at its address, innermost first, then the function itself (perf's append_inlines():
+ * where DWARF names the function otherwise than the symbol table, a clone such as
+ * chase.constprop.0, its DWARF name only, as inlined). A caller's return address is looked
+ * up at the call (ip - 1), as the unwinder's callers are already. Returns how many frames;
+ * *@nxp: how many of them come from frames [0, @np), *@n0: from frame 0.
+ */
+static size_t expand(struct symrep *r, enum symrep_inline mode, size_t nf, size_t np,
+		     size_t *nxp, size_t *n0)
+{
+	const char *names[32];
+	size_t i, j, k, n = 0;
+
+	r->xf = r->frames;
+	*nxp = np;
+	*n0 = 1;
+	for (i = 0; i < nf && mode != SYMREP_INLINE_NONE; i++) {
+		const struct sym_loc *f = &r->frames[i];
+		struct sym_loc at = *f;
+
+		k = 0;
+		if (f->sym && f->dso && (mode == SYMREP_INLINE_ALL || f->unwound)) {
+			at.addr -= (i || r->moved) && !f->unwound && at.addr;
+			k = symbols__inlines(r->syms, &at, names, ARRAY_SIZE(names));
+		}
+		if (k && r->xf == r->frames) {	/* the first frame with inlines: copy those before */
+			memcpy(r->xframes, r->frames, i * sizeof(*f));
+			r->xf = r->xframes;
+			n = i;
+		}
+		if (r->xf == r->frames)
+			continue;
+		for (j = 0; j < (k ? k : 1) && n < MAX_FRAMES; j++) {
+			r->xframes[n] = *f;
+			if (k) {
+				r->xframes[n].sym = names[j];
+				r->xframes[n].inlined = names[j] != f->sym;
+			}
+			n++;
+		}
+		if (!i)
+			*n0 = n;
+		if (i + 1 == np)
+			*nxp = n;
+	}
+	return r->xf == r->frames ? nf : n;
 }
 
 /*
  * Each function of the chain once, however often it recurs. With -g, as perf's cumulative
  * entries: the path from the function to the sampled frame (caller order) or to the
  * outermost one (callee order), from its outermost or innermost occurrence in that order;
- * the sampled frame's own row has the whole path already.
+ * the sampled function's own row has the whole path already. @nf and @np count r->xf, the
+ * first @n0 of them frame 0's.
  */
 static int add_children(struct symrep *r, const struct stream_sample *s, const char *comm,
-			size_t nf, size_t np, struct sym_stacks *st, struct sym_stacks *paths)
+			size_t nf, size_t np, size_t n0, struct sym_stacks *st,
+			struct sym_stacks *paths)
 {
 	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE;
+	const struct sym_loc *self = &r->frames[0];
+	const char *lab;
 	size_t i, j;
-	int ret = 0;
+	int ret;
 
+	/* the sampled function, even where only its DWARF name is a frame (a clone) */
+	ret = sym_stacks__add(st, frame_label(r, self, s->pid, s->cpu, comm), s->period);
 	for (i = 0; i < nf && !ret; i++) {
-		const struct sym_loc *f = &r->frames[i];
-		bool seen = false, path = paths && i && i < np && !same_function(f, r->frames);
+		const struct sym_loc *f = &r->xf[i];
+		bool own = (i < n0 && !f->inlined) || same_function(f, self), seen = own;
+		bool path = paths && i < np && !own;
 
 		for (j = 0; j < i && !seen; j++)
-			seen = same_function(f, &r->frames[j]);
+			seen = same_function(f, &r->xf[j]);
 		for (j = i + 1; !callee && path && j < np; j++)
-			path = !same_function(f, &r->frames[j]);
+			path = !same_function(f, &r->xf[j]);
 		if (seen && !(path && !callee))
 			continue;
-		label(r, f, s->pid, s->cpu, comm, r->label, sizeof(r->label));
+		lab = frame_label(r, f, s->pid, s->cpu, comm);
 		if (!seen)
-			ret = sym_stacks__add(st, r->label, s->period);
+			ret = sym_stacks__add(st, lab, s->period);
 		if (!ret && path)
-			ret = add_path(r, paths, r->label, callee ? i : 0, callee ? np - 1 : i,
+			ret = add_path(r, paths, lab, callee ? i : 0, callee ? np - 1 : i,
 				       s->period);
 	}
 	return ret;
@@ -455,22 +587,35 @@ int symrep__finish(struct symrep *r)
 	return ret;
 }
 
-/* the source line of a sample taken in a listed function (@moved: frame 0 a caller's) */
-static int focus_line(struct symrep *r, const struct stream_sample *s, bool moved)
+/*
+ * The source line of a sample taken in listed functions: frame 0's @n0 names in r->xf (the
+ * functions inlined there and the one they are in), each listed one once. @moved: frame 0 a
+ * caller's.
+ */
+static int focus_line(struct symrep *r, const struct stream_sample *s, size_t n0, bool moved)
 {
 	const struct sym_loc *f = &r->frames[0];
-	int k = focus__find(r->cfg.focus, f->sym);
+	int k[8], nk = 0, i, j, ret = 0;
 	struct sym_loc l;
 	char buf[512];
 
-	if (k < 0)
+	for (i = 0; i < (int)n0 && nk < (int)ARRAY_SIZE(k); i++) {
+		k[nk] = focus__find(r->cfg.focus, r->xf[i].sym);
+		for (j = 0; j < nk && k[nk] >= 0 && k[j] != k[nk]; j++)
+			;
+		nk += k[nk] >= 0 && j == nk;
+	}
+	if (!nk)
 		return 0;
 	symbols__resolve(r->syms, s->pid, f->ip,
 			 f->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
 			 SYM_LINES | (moved ? SYM_RETADDR : 0), &l);
 	if (!l.srcfile)
 		return 0;
-	return focus__add_line(r->cfg.focus, k, sym_loc__srcline(&l, buf, sizeof(buf)), s->period);
+	sym_loc__srcline(&l, buf, sizeof(buf));
+	for (i = 0; i < nk && !ret; i++)
+		ret = focus__add_line(r->cfg.focus, k[i], buf, s->period);
+	return ret;
 }
 
 /* a sample's frames looked up as it comes (callchains, or rows not by label) */
@@ -479,7 +624,8 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 						   const char *comm, const struct sym_loc **self)
 {
 	unsigned int flags = r->flags;
-	size_t nf = 1, np, i;
+	size_t nf = 1, np, i, nx, nxp, n0;
+	const char *lab;
 	bool moved = false;
 	int ret = 0;
 
@@ -501,23 +647,35 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 		}
 	}
 	*self = &r->frames[0];
-	if (r->cfg.focus) {
-		for (i = 0; i < nf; i++)
-			r->names[i] = r->frames[i].sym;
-		ret = focus__add(r->cfg.focus, r->names, nf, s->period) ?:
-		      focus_line(r, s, moved);
+	r->moved = moved;
+	np = path_frames(r, s, nf);
+	if (r->cfg.focus) {	/* inlined functions counted, whatever --inline says */
+		nx = expand(r, SYMREP_INLINE_ALL, nf, np, &nxp, &n0);
+		for (i = 0; i < nx; i++)
+			r->names[i] = r->xf[i].sym;
+		ret = focus__add(r->cfg.focus, r->names, nx, n0, s->period) ?:
+		      focus_line(r, s, n0, moved);
 	}
-	if (!ret && r->folded)
-		ret = add_folded(r, comm, nf, s->period);
+	if (ret || (!r->folded && !(r->cfg.labels && idx < r->cfg.nr_events)))
+		return ret;
+	if (r->chains) {
+		nx = expand(r, r->cfg.inlines, nf, np, &nxp, &n0);
+	} else {
+		r->xf = r->frames;
+		nx = nf;
+		nxp = np;
+		n0 = 1;
+	}
+	if (r->folded)
+		ret = add_folded(r, comm, nx, s->period);
 	if (ret || !r->cfg.labels || idx >= r->cfg.nr_events)
 		return ret;
-	label(r, &r->frames[0], s->pid, s->cpu, comm, r->label, sizeof(r->label));
-	ret = sym_stacks__add(r->self[idx], r->label, s->period);
-	np = path_frames(r, s, nf);
-	if (!ret && r->paths && np)
-		ret = add_path(r, r->paths[idx], r->label, 0, np - 1, s->period);
+	lab = frame_label(r, &r->frames[0], s->pid, s->cpu, comm);
+	ret = sym_stacks__add(r->self[idx], lab, s->period);
+	if (!ret && r->paths && nxp)
+		ret = add_path(r, r->paths[idx], lab, 0, nxp - 1, s->period);
 	if (!ret && r->children[idx])
-		ret = add_children(r, s, comm, nf, np, r->children[idx],
+		ret = add_children(r, s, comm, nx, nxp, n0, r->children[idx],
 				   r->paths ? r->paths[idx] : NULL);
 	return ret;
 }
@@ -585,8 +743,13 @@ size_t symrep__split(char *lab, char **f, size_t max)
 	char *p = lab;
 
 	while (n < max) {
+		char *id;
+
 		f[n++] = p;
 		p = strchr(p, SYMREP_SEP);
+		id = strchr(f[n - 1], SYMREP_ID);
+		if (id && (!p || id < p))
+			*id = '\0';
 		if (!p)
 			break;
 		*p++ = '\0';

@@ -402,9 +402,13 @@ static size_t chain_unwound(struct symbols *s, const struct stream_sample *smp,
 	/* a user-mode sample's own ip is frame 0 already */
 	if (nr > 0 && (smp->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER)
 		i = 1;
-	for (; nr > 0 && i < (size_t)nr && n < max; i++)	/* callers are already ip - 1 */
+	if (i)
+		out[0].unwound = true;
+	for (; nr > 0 && i < (size_t)nr && n < max; i++) {	/* callers are already ip - 1 */
 		symbols__resolve(s, smp->pid, ips[i], PERF_RECORD_MISC_USER, flags & ~SYM_RETADDR,
-				 &out[n++]);
+				 &out[n]);
+		out[n++].unwound = true;
+	}
 	return n;
 }
 
@@ -494,7 +498,7 @@ size_t symbols__inlines(struct symbols *s, const struct sym_loc *l, const char *
 {
 	const char *v[SYM_INL_MAX];
 	struct sym_inl *e;
-	size_t n;
+	size_t n, i;
 
 	if (!l->dso || !l->sym || (l->kernel && !s->vmlinux))
 		return 0;
@@ -502,6 +506,8 @@ size_t symbols__inlines(struct symbols *s, const struct sym_loc *l, const char *
 	if (!e || !e->dso) {
 		sym_dso__load(s, l->dso);
 		n = sym_dso__inlines(s, l->dso, l->addr, v, SYM_INL_MAX);
+		for (i = 0; i < n; i++)	/* DWARF's strings: the symbol table's where equal */
+			v[i] = sym_intern(s->strs, v[i]) ?: v[i];
 		if (e && (e->names = malloc((n ? n : 1) * sizeof(*v)))) {
 			memcpy(e->names, v, n * sizeof(*v));
 			e->nr = n;
