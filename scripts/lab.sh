@@ -189,9 +189,13 @@ debug_vmlinux() {
 }
 
 # kernel lines through the debug vmlinux: report --sort srcline, script --inline and annotate
-# against addr2line on the sampled addresses (tests/lab/klines.sh)
+# against addr2line on the sampled addresses (tests/lab/klines.sh), and --sort srcline against
+# perf 6.12's where scripts/build-perf.sh has built it (make bench does; perf 6.1's addr2line
+# child hangs on a debug vmlinux)
 check_klines() {
 	local v why res r2
+	local p612=$top/build/perf-6.12/perf
+	[ -x "$p612" ] && export KLINES_PERF=$p612
 	if [ "$(status krec-pcg)" != 0 ] || [ "$(status krec-pipe)" != 0 ]; then
 		fail klines "record exit $(status krec-pcg)/$(status krec-pipe)"
 		return

@@ -7,7 +7,9 @@
 #   - report --sort srcline: every row addr2line's innermost lines make, the same share (0.01);
 #   - script --inline: the sample address's frames, those addr2line -i -f names, in order
 #     (where it has a line: elsewhere there are none, and addr2line names the symbol its way);
-#   - annotate FUNC (each FUNC given): its hottest line one of FUNC's lines in addr2line's view.
+#   - annotate FUNC (each FUNC given): its hottest line one of FUNC's lines in addr2line's view;
+#   - with KLINES_PERF (a perf binary, 6.12: scripts/build-perf.sh), perf report --sort srcline
+#     --vmlinux on the same file: each source line's row within 0.1 point, or at addr2line's.
 # Prints one line "pass|FAIL|skip WHAT"; exits 0 when it passes, 2 when it cannot run here.
 # Usage: tests/lab/klines.sh BIN DATA VMLINUX [FUNC...]
 set -uo pipefail
@@ -81,6 +83,35 @@ read -r rows bad worst < <(awk 'NR == FNR { h[$1] = $2; next }
 	$1 != "??:0" && $2 >= 0.1 { n++; d = h[$1] - $2; if (d < 0) d = -d
 		if (!($1 in h) || d > 0.01) { bad++; if (w == "") w = $1 " " $2 " vs " ($1 in h ? h[$1] : "none") } }
 	END { print n + 0, bad + 0, (w == "" ? "-" : w) }' "$tmp/have" "$tmp/want")
+# perf's report --sort srcline --vmlinux, where KLINES_PERF names a perf that finishes it (perf
+# 6.1, whose addr2line child hangs on a debug vmlinux, does not; scripts/build-perf.sh's 6.12
+# does, in seconds): each row of a source line of at least 0.1% in either, within 0.1 point
+prow=0 pbad=0 pworst=- pnote=
+if [ -n "${KLINES_PERF:-}" ] && "$KLINES_PERF" version >/dev/null 2>&1; then
+	# (perf asks binutils too: a line it misreads, as above, is taken as llvm-addr2line's)
+	"$KLINES_PERF" report -i "$data" --vmlinux "$vmlinux" --addr2line "$(command -v "$a2l")" \
+		--no-children --sort srcline --stdio -g none 2>"$tmp/perr" |
+		awk 'NR == FNR { b[FNR] = $2; next } FILENAME == ARGV[2] { if (b[FNR] != $2) fix[b[FNR]] = $2; next }
+		     /^ +[0-9.]+% +[^ ?][^ ]*:[0-9]+$/ { sub("%", "", $1); l = ($2 in fix) ? fix[$2] : $2; s[l] += $1 }
+		     END { for (l in s) print l, s[l] }' "$tmp/a2l.b" "$tmp/a2l.v" - | sort > "$tmp/perf"
+	if [ -s "$tmp/perf" ]; then
+		# a row off perf's whose share is addr2line's is perf's own (its sample went elsewhere)
+		read -r prow pbad pown pworst < <(awk 'FILENAME == ARGV[1] { a[$1] = $2; next }
+			FILENAME == ARGV[2] { p[$1] = $2; next } $1 ~ /^[^ ?][^ ]*:[0-9]+$/ { h[$1] = $2 }
+			END { for (l in p) k[l] = 1; for (l in h) k[l] = 1
+			      for (l in k) { if (p[l] < 0.1 && h[l] < 0.1) continue; n++
+				d = p[l] - h[l]; if (d < 0) d = -d; e = a[l] - h[l]; if (e < 0) e = -e
+				if (d > 0.1 && (l in a) && e <= 0.01) { own++; if (w == "") w = l " " h[l] "/" p[l] " (addr2line " a[l] ")" }
+				else if (d > 0.1) { bad++; w = l " " h[l] "/" p[l] } }
+			      print n + 0, bad + 0, own + 0, (w == "" ? "-" : w) }' "$tmp/want" "$tmp/perf" "$tmp/have")
+		pnote="; perf $("$KLINES_PERF" version | awk '{ print $3 }') --sort srcline $((prow - pbad - pown))/$prow rows within 0.1"
+		[ "$pown" = 0 ] || pnote="$pnote ($pown where addr2line agrees with schedlens: $pworst)"
+	else
+		pbad=1 pnote="; perf --sort srcline printed no rows: $(head -c 100 "$tmp/perr")"
+	fi
+else
+	pnote="; perf --sort srcline not compared (KLINES_PERF: no perf given, scripts/build-perf.sh builds 6.12)"
+fi
 # the inline chain of each sample address as script --inline prints its first frame
 "$bin" script -i "$data" -F ip,sym --inline --vmlinux "$vmlinux" 2>/dev/null | awk '
 	/^$/ { start = 1; next }
@@ -136,10 +167,11 @@ for f in "$@"; do
 	fi
 done
 [ "$misread" = 0 ] || misread_note=" (${misread} addresses binutils gives another file for, llvm-addr2line's taken)"
-msg="srcline $((rows - bad))/$rows rows as addr2line's${misread_note:-}, inline chains $((addrs - cbad))/$addrs addresses${alone_note:-}$anote"
-if [ "$rows" -gt 0 ] && [ "$bad" = 0 ] && [ "$addrs" -gt 0 ] && [ "$cbad" = 0 ] && [ "$abad" = 0 ]; then
+msg="srcline $((rows - bad))/$rows rows as addr2line's${misread_note:-}$pnote, inline chains $((addrs - cbad))/$addrs addresses${alone_note:-}$anote"
+if [ "$rows" -gt 0 ] && [ "$bad" = 0 ] && [ "$addrs" -gt 0 ] && [ "$cbad" = 0 ] && [ "$abad" = 0 ] &&
+	[ "$pbad" = 0 ]; then
 	echo "pass $msg"
 else
-	echo "FAIL $msg (first row off: $worst; first chain off: $cworst)"
+	echo "FAIL $msg (first row off: $worst; first chain off: $cworst; first off perf's: $pworst)"
 	exit 1
 fi
