@@ -21,4 +21,15 @@ int machine__cpu_model(char *buf, size_t len);
  */
 int machine__kernel_build_id(unsigned char *id, size_t max);
 
+/*
+ * This process's vDSO, the image the kernel maps into every process of its ABI (the
+ * [vdso] of a recording made on this boot): its ELF image in memory (*@image, *@len: its
+ * [vdso] mapping) and its build-id into @id (at most @max bytes). The id's length, or -errno
+ * (-ENOENT: no vDSO, or one without a build-id note).
+ */
+int machine__vdso(const void **image, size_t *len, unsigned char *id, size_t max);
+
+/* The build-id of the ELF image at @image (@len bytes) into @id: its length, or -errno. */
+int machine__elf_build_id(const void *image, size_t len, unsigned char *id, size_t max);
+
 #endif

@@ -11,6 +11,11 @@
  * valid until symbols__delete(); symbol names, source files and inline names are interned
  * (equal strings are equal pointers).
  *
+ * A DSO whose recorded file is not here (gone, rebuilt since, or recorded elsewhere) is
+ * looked for by its build-id in perf's build-id cache too ($PERF_BUILDID_DIR, else ~/.debug:
+ * what perf record keeps of every DSO a recording hit), and [vdso] in the recording's
+ * FILE.vdso, that cache, or this process's own vDSO when recorded on this boot.
+ *
  * With a cache directory, the lookups also persist: one file per DSO under
  * CACHE_DIR/srcline/, named by the build-id of the file read (the kernel: by the kallsyms
  * file), so that the next session on the same binaries answers without their symbol tables
@@ -35,9 +40,11 @@ struct symbols_config {
 	const char *symfs;	/* prefix for every user path and debug directory, as perf --symfs */
 	const char *kallsyms;	/* kallsyms text for kernel addresses (NULL: kernel unresolved) */
 	const char *vmlinux;	/* ELF vmlinux: kernel symbols, and lines with its DWARF */
+	const char *vdso;	/* ELF image of the recording's [vdso] (record's FILE.vdso) */
 	bool lines;		/* resolve source lines */
 	bool inlines;		/* report the innermost inlined function at an address */
 	bool elsewhere;		/* recorded on another machine: leave this one's files alone */
+	bool this_kernel;	/* recorded on the running kernel's build: its [vdso] is ours */
 	const char *cache_dir;	/* persistent lookups (symbols__cache_dir()), NULL: none */
 	/*
 	 * The machine model the caller feeds with the stream's COMM, FORK and MMAP records

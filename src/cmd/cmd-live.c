@@ -16,12 +16,13 @@
  * handler is installed, read only by it (the one exception to "no mutable globals": a signal
  * handler has nothing else to reach them through).
  */
-static char live_path[4096], live_kpath[4200];
+static char live_path[4096], live_kpath[4200], live_vpath[4200];
 
 static void on_signal(int sig)
 {
 	unlink(live_path);
 	unlink(live_kpath);
+	unlink(live_vpath);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -78,6 +79,7 @@ int cmd_live__run(int argc, char **argv, int (*cmd)(int argc, char **argv))
 	}
 	close(fd);
 	snprintf(live_kpath, sizeof(live_kpath), "%s.kallsyms", live_path);
+	snprintf(live_vpath, sizeof(live_vpath), "%s.vdso", live_path);
 	rargv = calloc((size_t)(argc - at) + 5, sizeof(*rargv));
 	cargv = calloc((size_t)at + 3, sizeof(*cargv));
 	if (!rargv || !cargv) {
@@ -109,6 +111,7 @@ int cmd_live__run(int argc, char **argv, int (*cmd)(int argc, char **argv))
 out:
 	unlink(live_path);
 	unlink(live_kpath);
+	unlink(live_vpath);
 	free(rargv);
 	free(cargv);
 	return code;

@@ -2,7 +2,8 @@
 /*
  * schedlens record: sample events (by default the machine's L1D miss event, cpu-clock where
  * there is no hardware PMU) with optional callchains into a perf.data file that perf reads,
- * with a copy of /proc/kallsyms beside it (FILE.kallsyms) for analysis elsewhere. As perf
+ * with a copy of /proc/kallsyms beside it (FILE.kallsyms) and of this boot's vDSO (FILE.vdso,
+ * its build-id in the file's BUILD_ID as perf's [vdso] entry) for analysis elsewhere. As perf
  * record does, a tracepoint is sampled at every event (-c 1) with its payload (RAW), and the
  * file carries the tracing data that formats it; --sched records the tracepoints `sched -i`
  * reads, system-wide, as `perf sched record`. A group (-e '{A,B}') is opened as perf opens
@@ -347,6 +348,25 @@ out_close:
 	return ret;
 }
 
+/* this boot's vDSO image into @to (report names [vdso] samples by it) */
+static int write_vdso(const char *to)
+{
+	unsigned char id[20];
+	const void *image;
+	size_t len;
+	int out, ret = machine__vdso(&image, &len, id, sizeof(id));
+
+	if (ret < 0)
+		return ret;
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0)
+		return -errno;
+	ret = write(out, image, len) == (ssize_t)len ? 0 : -EIO;
+	if (close(out) && !ret)
+		ret = -errno;
+	return ret;
+}
+
 /* the sample_id_all trailer @a asks for, zero but for pid -1 and @id */
 static size_t id_trailer(const struct perf_event_attr *a, uint64_t id, uint64_t *out)
 {
@@ -385,6 +405,8 @@ static int write_kernel_mmap(struct perf_writer *w, const uint64_t *trailer, siz
 	const char *ref = "_text";
 	const struct ksym *text = ks ? kallsyms__by_name(ks, ref) : NULL;
 	unsigned char id[20];
+	const void *vdso;
+	size_t vlen;
 	int ret = 0, n;
 
 	if (!text && ks)
@@ -403,6 +425,11 @@ static int write_kernel_mmap(struct perf_writer *w, const uint64_t *trailer, siz
 	if (!ret && n > 0)
 		ret = perf_writer__add_build_id(w, "[kernel.kallsyms]", id, (size_t)n,
 						PERF_RECORD_MISC_KERNEL, -1);
+	/* the vDSO every task of this boot maps (written beside the file, FILE.vdso) */
+	n = machine__vdso(&vdso, &vlen, id, sizeof(id));
+	if (!ret && n > 0)
+		ret = perf_writer__add_build_id(w, "[vdso]", id, (size_t)n, PERF_RECORD_MISC_USER,
+						-1);
 out_free:
 	kallsyms__delete(ks);
 	return ret;
@@ -536,6 +563,11 @@ static int finish(struct record_run *rr)
 	rc = copy_file("/proc/kallsyms", kpath);
 	if (rc)
 		fprintf(stderr, "record: warning: cannot copy '/proc/kallsyms' to '%s': %s\n", kpath,
+			strerror(-rc));
+	snprintf(kpath, sizeof(kpath), "%s.vdso", o->output);
+	rc = write_vdso(kpath);
+	if (rc && rc != -ENOENT)
+		fprintf(stderr, "record: warning: cannot write the vDSO to '%s': %s\n", kpath,
 			strerror(-rc));
 	return 0;
 }

@@ -3,9 +3,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -125,4 +128,67 @@ int machine__kernel_build_id(unsigned char *id, size_t max)
 		off += 12 + name + desc;
 	}
 	return -ENOENT;
+}
+
+int machine__elf_build_id(const void *image, size_t len, unsigned char *id, size_t max)
+{
+	Elf *elf;
+	size_t n, i;
+	int ret = -ENOENT;
+
+	elf_version(EV_CURRENT);
+	elf = elf_memory((char *)image, len);
+	if (!elf)
+		return -EINVAL;
+	if (elf_getphdrnum(elf, &n))
+		n = 0;
+	for (i = 0; i < n && ret == -ENOENT; i++) {
+		GElf_Phdr ph;
+		GElf_Nhdr nh;
+		size_t off = 0, name, desc;
+		Elf_Data *d;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE ||
+		    !(d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz,
+					       ELF_T_NHDR)))
+			continue;
+		while ((off = gelf_getnote(d, off, &nh, &name, &desc)) > 0) {
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+			    memcmp((char *)d->d_buf + name, "GNU", 4))
+				continue;
+			ret = nh.n_descsz && nh.n_descsz <= max ? (int)nh.n_descsz : -EINVAL;
+			if (ret > 0)
+				memcpy(id, (char *)d->d_buf + desc, nh.n_descsz);
+			break;
+		}
+	}
+	elf_end(elf);
+	return ret;
+}
+
+int machine__vdso(const void **image, size_t *len, unsigned char *id, size_t max)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR);
+	char line[512];
+	uint64_t lo, hi;
+	FILE *f;
+
+	*image = NULL;
+	*len = 0;
+	if (!base)
+		return -ENOENT;
+	f = fopen("/proc/self/maps", "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64, &lo, &hi) == 2 && lo == base &&
+		    strstr(line, "[vdso]")) {
+			*image = (const void *)base;
+			*len = (size_t)(hi - lo);
+			break;
+		}
+	fclose(f);
+	if (!*image)
+		return -ENOENT;
+	return machine__elf_build_id(*image, *len, id, max);
 }

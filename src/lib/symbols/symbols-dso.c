@@ -3,12 +3,15 @@
 #include <dwarf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "schedlens/kallsyms.h"
+#include "schedlens/machine.h"
 #include "symbols-int.h"
 
 struct sym_dso *sym_dso__new(const char *name, const char *path, bool kernel)
@@ -24,6 +27,7 @@ struct sym_dso *sym_dso__new(const char *name, const char *path, bool kernel)
 		return NULL;
 	}
 	d->kernel = kernel;
+	d->own_fd = -1;
 	return d;
 }
 
@@ -33,6 +37,8 @@ void sym_dso__delete(struct sym_dso *d)
 		return;
 	if (d->dwfl)
 		dwfl_end(d->dwfl);
+	if (d->own_fd >= 0)
+		close(d->own_fd);
 	free(d->loads);
 	free(d->fns);
 	free(d->all);
@@ -110,6 +116,103 @@ static bool open_elf(struct symbols *s, struct sym_dso *d, const char *path)
 	return true;
 }
 
+/*
+ * @path opened as @d's file: true when it is an ELF of the recorded build (any, where the
+ * recording names none); @d->path then names it
+ */
+static bool open_checked(struct symbols *s, struct sym_dso *d, const char *path)
+{
+	char *p;
+
+	if (!open_elf(s, d, path))
+		return false;
+	if (!build_id_matches(d)) {
+		dwfl_end(d->dwfl);
+		d->dwfl = NULL;
+		d->mod = NULL;
+		d->mismatch = true;
+		return false;
+	}
+	if (path != d->path && strcmp(path, d->path)) {
+		p = strdup(path);
+		if (p) {
+			free(d->path);
+			d->path = p;
+		}
+	}
+	return true;
+}
+
+/*
+ * perf's build-id cache ($PERF_BUILDID_DIR, else ~/.debug): .build-id/xx/yyyy links to the
+ * directory perf record kept the file in, as "elf" ("vdso" for the vDSO); older perfs linked
+ * the file itself
+ */
+static bool open_perf_cache(struct symbols *s, struct sym_dso *d)
+{
+	static const char *const names[] = { "/elf", "/vdso", "" };
+	const char *dir = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+	char path[4096];
+	struct stat st;
+	size_t i;
+	int n;
+
+	if (!d->build_id_size || d->kernel)
+		return false;
+	if (dir && *dir)
+		n = snprintf(path, sizeof(path) - 128, "%s/.build-id/", dir);
+	else if (home && *home)
+		n = snprintf(path, sizeof(path) - 128, "%s/.debug/.build-id/", home);
+	else
+		return false;
+	if (n < 0 || n >= (int)sizeof(path) - 128)
+		return false;
+	n += sprintf(path + n, "%02x/", d->build_id[0]);
+	for (i = 1; i < d->build_id_size; i++)
+		n += sprintf(path + n, "%02x", d->build_id[i]);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		strcpy(path + n, names[i]);
+		if (!stat(path, &st) && S_ISREG(st.st_mode) && open_checked(s, d, path))
+			return true;
+	}
+	return false;
+}
+
+/* [vdso] of a recording made on this boot: this process's own, copied into a memfd */
+static bool open_own_vdso(struct symbols *s, struct sym_dso *d)
+{
+	unsigned char id[20];
+	const void *image;
+	char path[64];
+	size_t len;
+	int fd;
+
+	machine__vdso(&image, &len, id, sizeof(id));
+	if (!s->cfg.this_kernel || !image)
+		return false;
+	fd = memfd_create("schedlens-vdso", MFD_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (write(fd, image, len) != (ssize_t)len) {
+		close(fd);
+		return false;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	if (!open_checked(s, d, path)) {
+		close(fd);
+		return false;
+	}
+	d->own_fd = fd;
+	return true;
+}
+
+/* the vDSO's image: the recording's copy (FILE.vdso), perf's build-id cache, this boot's */
+static bool open_vdso(struct symbols *s, struct sym_dso *d)
+{
+	return (s->vdso && open_checked(s, d, s->vdso)) || open_perf_cache(s, d) ||
+	       open_own_vdso(s, d);
+}
+
 static bool open_by_build_id(struct symbols *s, struct sym_dso *d)
 {
 	char path[4096], *p;
@@ -178,6 +281,14 @@ void sym_dso__open(struct symbols *s, struct sym_dso *d)
 	if (d->opened)
 		return;
 	d->opened = true;
+	if (!d->kernel && !strcmp(d->name, "[vdso]")) {
+		if (!open_vdso(s, d)) {
+			d->status = d->mismatch ? SYM_DSO_BUILD_ID_MISMATCH : SYM_DSO_NOT_ELF;
+			d->loaded = true;
+			return;
+		}
+		goto opened;
+	}
 	if (!d->kernel && (d->name[0] == '[' || !strncmp(d->name, "//anon", 6) ||
 			   !strncmp(d->name, "/dev/", 5) || !strncmp(d->name, "/memfd:", 7) ||
 			   !strncmp(d->name, "anon_inode:", 11))) {
@@ -185,7 +296,9 @@ void sym_dso__open(struct symbols *s, struct sym_dso *d)
 		d->loaded = true;
 		return;
 	}
-	if (!d->kernel && s->cfg.elsewhere) {
+	if (!d->kernel && s->cfg.elsewhere) {	/* perf's cache has files by build-id alone */
+		if (open_perf_cache(s, d))
+			goto opened;
 		d->status = SYM_DSO_ELSEWHERE;
 		d->loaded = true;
 		return;
@@ -197,18 +310,22 @@ void sym_dso__open(struct symbols *s, struct sym_dso *d)
 			cache_open(s, d);
 		return;
 	}
-	d->loaded = true;	/* unless all goes well below */
-	if (!open_elf(s, d, d->path) && !open_by_build_id(s, d)) {
-		d->status = access(d->path, F_OK) ? SYM_DSO_MISSING : SYM_DSO_NOT_ELF;
+	if (!open_checked(s, d, d->path) && !open_perf_cache(s, d) && !open_by_build_id(s, d)) {
+		d->status = d->mismatch ? SYM_DSO_BUILD_ID_MISMATCH :
+			    access(d->path, F_OK) ? SYM_DSO_MISSING : SYM_DSO_NOT_ELF;
+		d->loaded = true;
 		return;
 	}
-	if (!build_id_matches(d)) {
+	if (!build_id_matches(d)) {	/* the separate debug file found by build-id */
 		dwfl_end(d->dwfl);
 		d->dwfl = NULL;
 		d->mod = NULL;
 		d->status = SYM_DSO_BUILD_ID_MISMATCH;
+		d->loaded = true;
 		return;
 	}
+opened:
+	d->loaded = true;	/* unless all goes well below */
 	elf = dwfl_module_getelf(d->mod, &bias);
 	if (!elf || load_phdrs(d, elf)) {
 		d->status = SYM_DSO_NOT_ELF;
@@ -230,7 +347,7 @@ void sym_dso__open(struct symbols *s, struct sym_dso *d)
 	}
 	d->status = SYM_DSO_OK;
 	d->loaded = false;
-	if (!d->kernel)
+	if (!d->kernel && d->own_fd < 0)
 		cache_open(s, d);
 }
 
@@ -255,7 +372,8 @@ void sym_dso__load(struct symbols *s, struct sym_dso *d)
 	 * can cost more than the whole report) waits for the first line lookup.
 	 */
 	if (d->status == SYM_DSO_OK && section_entries(elf, SHT_SYMTAB) < 0 &&
-	    dwfl_module_getsymtab(d->mod) <= section_entries(elf, SHT_DYNSYM))
+	    dwfl_module_getsymtab(d->mod) <= section_entries(elf, SHT_DYNSYM) &&
+	    strcmp(d->name, "[vdso]"))	/* the vDSO's own table is its dynamic one */
 		d->status = SYM_DSO_STRIPPED;
 	if (sym_dso__load_fns(s, d))
 		d->status = SYM_DSO_NOT_ELF;

@@ -34,7 +34,7 @@ struct sym_cache_ent {
 
 struct sym_dso {
 	char *name;		/* as recorded */
-	char *path;		/* symfs + name, or the vmlinux */
+	char *path;		/* symfs + name, or the vmlinux; the file read once opened */
 	uint8_t build_id[20], build_id_size;
 	bool kernel, used;
 	bool opened;		/* ELF reported and checked (cheap): status known unless OK */
@@ -57,6 +57,9 @@ struct sym_dso {
 	struct sym_cache_ent *cache;
 	size_t cache_mask, cache_used;
 	int64_t kdelta;		/* kernel: runtime address - vmlinux address */
+	int own_fd;		/* [vdso]: this process's, copied into a memfd (path names it);
+				   -1: none */
+	bool mismatch;		/* a file of this name, not the recorded build, was seen */
 	struct sym_dso *next;
 	struct sym_dso *hnext;	/* symbols.dso_tab chain */
 };
@@ -68,7 +71,7 @@ struct kallsyms;
 
 struct symbols {
 	struct symbols_config cfg;
-	char *symfs, *kallsyms, *vmlinux;
+	char *symfs, *kallsyms, *vmlinux, *vdso;
 	char *debugpath;
 	Dwfl_Callbacks cb;
 	struct threads *machine;	/* the caller's: its maps hold our DSOs (tmap.priv) */

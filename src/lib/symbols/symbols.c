@@ -40,6 +40,7 @@ struct symbols *symbols__new(const struct symbols_config *cfg, struct errbuf *er
 	s->symfs = dup_or_null(cfg->symfs ? cfg->symfs : "", &fail);
 	s->kallsyms = dup_or_null(cfg->kallsyms, &fail);
 	s->vmlinux = dup_or_null(cfg->vmlinux, &fail);
+	s->vdso = dup_or_null(cfg->vdso, &fail);
 	s->strs = sym_stacks__new();
 	s->cache_dir = dup_or_null(cfg->cache_dir, &fail);
 	if (fail || !s->strs ||
@@ -48,6 +49,7 @@ struct symbols *symbols__new(const struct symbols_config *cfg, struct errbuf *er
 	s->cfg.symfs = s->symfs;
 	s->cfg.kallsyms = s->kallsyms;
 	s->cfg.vmlinux = s->vmlinux;
+	s->cfg.vdso = s->vdso;
 	s->cfg.cache_dir = s->cache_dir;
 	s->cb.find_elf = dwfl_build_id_find_elf;
 	s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
@@ -93,6 +95,7 @@ void symbols__delete(struct symbols *s)
 	free(s->symfs);
 	free(s->kallsyms);
 	free(s->vmlinux);
+	free(s->vdso);
 	free(s);
 }
 
@@ -549,7 +552,7 @@ struct symbols *symbols__new_input(const struct symbols_config *cfg, const char 
 {
 	const struct perf_build_id *kid = NULL;
 	struct symbols_config c = *cfg;
-	char kbuf[4096], vbuf[4096];
+	char kbuf[4096], vbuf[4096], dbuf[4096];
 	struct symbols *s;
 	size_t i;
 
@@ -562,6 +565,11 @@ struct symbols *symbols__new_input(const struct symbols_config *cfg, const char 
 	c.vmlinux = vbuf[0] ? vbuf : NULL;
 	c.kallsyms = symbols__pick_kallsyms(data, cfg->kallsyms, &info->origin, kbuf, sizeof(kbuf));
 	c.elsewhere = !cfg->symfs && !origin__same_machine(&info->origin);
+	c.this_kernel = info->origin.kernel == ORIGIN_BOOT || info->origin.kernel == ORIGIN_BUILD;
+	if (!c.vdso && data && strcmp(data, "-")) {	/* record's copy beside the file */
+		snprintf(dbuf, sizeof(dbuf), "%s.vdso", data);
+		c.vdso = access(dbuf, R_OK) ? NULL : dbuf;
+	}
 	s = symbols__new(&c, err);
 	for (i = 0; s && i < nr; i++) {
 		if (symbols__build_id(s, ids[i].filename, ids[i].id, ids[i].size)) {
