@@ -77,11 +77,11 @@ STATIC  ?= 1
 STATIC_LIBC ?= 1
 ifeq ($(STATIC),1)
 LINK_FLAGS = -no-pie
-LIBS_A   = $(DEPS)/lib/libperf.a $(DEPS)/lib/libapi.a -Wl,-Bstatic -lpfm \
+LIBS_A   = $(DEPS)/lib/libperf.a $(DEPS)/lib/libapi.a -Wl,-Bstatic -lpfm -liberty \
            $(shell $(PKG_CONFIG) --static --libs $(PKGS) 2>/dev/null | sed 's/-pthread//g; s/-lpthread//g; s/-lm / /g')
 LIBS     = $(LIBS_A) -Wl,-Bdynamic -lpthread -lm -ldl
 else
-LIBS     = $(DEPS)/lib/libperf.a $(DEPS)/lib/libapi.a -lpfm $(PKG_LIBS) -lpthread -lm
+LIBS     = $(DEPS)/lib/libperf.a $(DEPS)/lib/libapi.a -lpfm -liberty $(PKG_LIBS) -lpthread -lm
 endif
 ifeq ($(STATIC)$(STATIC_LIBC),11)
 BIN_LINK = -static $(LDFLAGS) -o $@ $(CMD_OBJS) $(O)/libschedlens.a $(LIBS_A) -lpthread -lm -ldl

@@ -24,7 +24,7 @@ arm64_pkgs=(libc6 libc6-dev libcrypt1 libcrypt-dev linux-libc-dev libgcc-s1
 	    libtraceevent1 libtraceevent-dev libdw1 libdw-dev libelf1 libelf-dev
 	    libpfm4 libpfm4-dev libjansson4 libjansson-dev libgsl27 libgslcblas0 libgsl-dev
 	    libzstd1 libzstd-dev zlib1g zlib1g-dev liblzma5 liblzma-dev libbz2-1.0 libbz2-dev
-	    check libsubunit0 libsubunit-dev)
+	    check libsubunit0 libsubunit-dev libiberty-dev)
 
 stamp="$sysroot/.schedlens-pkgs"
 want_stamp="${arm64_pkgs[*]}"

@@ -13,7 +13,7 @@ pkgs=(build-essential libtraceevent-dev libdw-dev libelf-dev libpfm4-dev libjans
       libgsl-dev libzstd-dev check pkg-config linux-source-6.1 gnuplot-nox xz-utils
       linux-perf rt-tests clang libclang-rt-14-dev patch librsvg2-bin jq python3
       zlib1g-dev liblzma-dev libbz2-dev qemu-system-x86 qemu-system-arm busybox-static
-      ccache flex bison bc)
+      ccache flex bison bc libiberty-dev)
 
 missing=()
 for p in "${pkgs[@]}"; do

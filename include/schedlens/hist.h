@@ -26,6 +26,8 @@ struct hist_key {
 	const char *dso;
 	const void *sym;	/* symbol object of whoever resolves symbols; NULL: none */
 	const char *sym_name;	/* its printable name */
+	uint64_t sym_start;	/* where it starts: with sym, the symbol's identity (perf's
+				   rows by symbol: equal names at other addresses apart) */
 	uint64_t addr;		/* map-relative address, for SYM without a symbol */
 	char level;		/* 'k', '.', 'H' as perf prints it */
 	int32_t pid, tid;

@@ -49,7 +49,7 @@ struct report_opts {
 	/* symbols: the sort keys again with srcline, and what goes through callchains */
 	struct symrep_config sym;
 	const char *symfs, *kallsyms, *vmlinux, *focus;
-	bool no_symbols, no_cache;
+	bool no_symbols, no_cache, no_demangle;
 	bool ordered;			/* no kernel samples outside time order (report-kagg.c) */
 	double percent_limit;
 };

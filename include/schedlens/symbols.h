@@ -43,6 +43,7 @@ struct symbols_config {
 	const char *vdso;	/* ELF image of the recording's [vdso] (record's FILE.vdso) */
 	bool lines;		/* resolve source lines */
 	bool inlines;		/* report the innermost inlined function at an address */
+	bool no_demangle;	/* C++ names as the symbol table has them (perf --no-demangle) */
 	bool elsewhere;		/* recorded on another machine: leave this one's files alone */
 	bool this_kernel;	/* recorded on the running kernel's build: its [vdso] is ours */
 	const char *cache_dir;	/* persistent lookups (symbols__cache_dir()), NULL: none */

@@ -25,7 +25,7 @@ struct annotate_opts {
 	const char *symfs, *kallsyms, *vmlinux;
 	const char *source;	/* --source DIR */
 	bool by_samples;
-	bool addresses, no_cache;
+	bool addresses, no_cache, no_demangle;
 	double hot_pct;		/* lines at or above this share are marked */
 };
 
@@ -57,6 +57,7 @@ static int ann_begin(void *ctx, const struct stream_info *info)
 
 	cfg.symfs = a->o->symfs;
 	cfg.cache_dir = a->o->no_cache ? NULL : symbols__cache_dir(cbuf, sizeof(cbuf));
+	cfg.no_demangle = a->o->no_demangle;
 	cfg.vmlinux = a->o->vmlinux;
 	cfg.kallsyms = a->o->kallsyms;
 	cfg.machine = a->machine = threads__new();
@@ -330,6 +331,8 @@ int cmd_annotate(int argc, char **argv)
 		OPT_STRING(0, "kallsyms", &o.kallsyms, "FILE", "kernel symbols from FILE"),
 		OPT_STRING('k', "vmlinux", &o.vmlinux, "FILE",
 			   "kernel symbols and lines from a debug vmlinux"),
+		OPT_FLAG(0, "no-demangle", &o.no_demangle,
+			 "C++ names as the symbol table has them"),
 		OPT_FLAG('n', "samples", &o.by_samples, "shares by sample count instead of period"),
 		OPT_FLAG(0, "addresses", &o.addresses, "per address, not per source line"),
 		OPT_FLAG(0, "stdio", &stdio, "text output (the only interface, as perf's --stdio)"),

@@ -158,6 +158,8 @@ int cmd_report(int argc, char **argv)
 		OPT_STRING(0, "kallsyms", &o.kallsyms, "FILE", "kernel symbols from FILE"),
 		OPT_STRING(0, "vmlinux", &o.vmlinux, "FILE",
 			   "kernel symbols and lines from a debug vmlinux"),
+		OPT_FLAG(0, "no-demangle", &o.no_demangle,
+			 "C++ names as the symbol table has them"),
 		OPT_FLAG(0, "no-symbols", &o.no_symbols, "addresses only"),
 		OPT_FLAG(0, "no-cache", &o.no_cache,
 			 "do not use or fill the lookup cache (SCHEDLENS_CACHE_DIR,\n"

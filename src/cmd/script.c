@@ -33,6 +33,7 @@ struct script_opts {
 	const char *kallsyms, *symfs, *vmlinux;
 	bool all;
 	bool inline_frames;		/* --inline: inlined functions in every callchain entry */
+	bool no_demangle;
 	struct script_fields fields;	/* perf's defaults and the -F given */
 };
 
@@ -83,6 +84,7 @@ static int symbols_begin(struct script *s, const struct stream_info *info)
 	char cbuf[4096];
 
 	cfg.cache_dir = symbols__cache_dir(cbuf, sizeof(cbuf));
+	cfg.no_demangle = s->o->no_demangle;
 	s->syms = symbols__new_input(&cfg, s->o->input, info, h->build_ids, h->nr_build_ids,
 				     s->err);
 	return s->syms ? 0 : -EINVAL;
@@ -618,6 +620,8 @@ int cmd_script(int argc, char **argv)
 		OPT_STRING(0, "vmlinux", &o.vmlinux, "FILE",
 			   "kernel symbols from a vmlinux (default: the recorded\n"
 			   "kernel's, by its build-id, where perf looks for it)"),
+		OPT_FLAG(0, "no-demangle", &o.no_demangle,
+			 "C++ names as the symbol table has them"),
 		OPT_FLAG(0, "inline", &o.inline_frames,
 			 "the functions inlined at each callchain entry, as\n"
 			 "addr2line -i names them (perf 6.1: DWARF-unwound only)"),

@@ -89,7 +89,7 @@ static uint64_t key_hash(const struct hist *h, const struct hist_key *k)
 			x = mix(x, (uintptr_t)k->dso);
 			break;
 		case HIST_SORT_SYM:
-			x = mix(x, k->sym ? (uintptr_t)k->sym : k->addr);
+			x = mix(x, k->sym ? (uintptr_t)k->sym ^ k->sym_start : k->addr);
 			break;
 		case HIST_SORT_PID:
 			x = mix(x, (uint32_t)k->tid);
@@ -120,7 +120,8 @@ static bool key_eq(const struct hist *h, const struct hist_key *a, const struct 
 			break;
 		case HIST_SORT_SYM:
 			/* perf's sort__sym_cmp: symbols by identity, else by address */
-			if (a->sym != b->sym || (!a->sym && a->addr != b->addr))
+			if (a->sym != b->sym || (a->sym && a->sym_start != b->sym_start) ||
+			    (!a->sym && a->addr != b->addr))
 				return false;
 			break;
 		case HIST_SORT_PID:
@@ -247,8 +248,9 @@ static int cmp_keys_one(enum hist_sort s, const struct hist_key *a, const struct
 		return cmp_str(a->dso, b->dso);
 	case HIST_SORT_SYM:
 		if (a->sym || b->sym)
-			return a->sym == b->sym ? 0 : cmp_str(a->sym_name, b->sym_name) ?:
-			       (a->sym < b->sym ? -1 : 1);
+			return a->sym == b->sym ? (a->sym_start > b->sym_start) -
+						  (a->sym_start < b->sym_start) :
+			       cmp_str(a->sym_name, b->sym_name) ?: (a->sym < b->sym ? -1 : 1);
 		return a->addr < b->addr ? -1 : a->addr > b->addr;
 	case HIST_SORT_PID:
 		return a->tid < b->tid ? -1 : a->tid > b->tid;

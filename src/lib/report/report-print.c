@@ -142,7 +142,7 @@ static const char *key_title(enum hist_sort s)
 
 static void print_key(struct report *r, const struct hist_key *k, enum hist_sort s, int w)
 {
-	char b[64];
+	int n;
 
 	switch (s) {
 	case HIST_SORT_COMM:
@@ -154,13 +154,12 @@ static void print_key(struct report *r, const struct hist_key *k, enum hist_sort
 	case HIST_SORT_DSO:
 		fprintf(r->out, "%-*s", w, k->dso);
 		break;
-	case HIST_SORT_SYM:
-		if (k->sym_name)
-			snprintf(b, sizeof(b), "[%c] %s", k->level, k->sym_name);
-		else
-			snprintf(b, sizeof(b), "[%c] 0x%016llx", k->level,
-				 (unsigned long long)k->addr);
-		fprintf(r->out, "%-*s", w, b);
+	case HIST_SORT_SYM:	/* the whole name, however long (C++'s) */
+		n = k->sym_name ? fprintf(r->out, "[%c] %s", k->level, k->sym_name) :
+				  fprintf(r->out, "[%c] 0x%016llx", k->level,
+					  (unsigned long long)k->addr);
+		if (n >= 0 && n < w)
+			fprintf(r->out, "%*s", w - n, "");
 		break;
 	case HIST_SORT_PID:	/* -t: the tid alone */
 		if (w)

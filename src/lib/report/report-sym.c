@@ -34,6 +34,7 @@ int report__sym_begin(struct report *r, const struct stream_info *info)
 	}
 	r->need_comm |= sc.folded;
 	cfg.cache_dir = o->no_cache ? NULL : symbols__cache_dir(cbuf, sizeof(cbuf));
+	cfg.no_demangle = o->no_demangle;
 	cfg.machine = r->threads;	/* the one machine model: the symbols observe its maps */
 	sc.nr_events = info->nr_evsels;
 	sc.focus = r->focus;
@@ -65,6 +66,7 @@ int report__sym_sample(struct report *r, const struct stream_sample *s, struct t
 	}
 	k->sym = self->sym;
 	k->sym_name = self->sym;
+	k->sym_start = self->sym_start;
 	return ret;
 }
 

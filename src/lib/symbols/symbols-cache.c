@@ -53,7 +53,7 @@ const char *sym_intern(struct sym_stacks *strs, const char *str)
 	return e ? e->key : NULL;
 }
 
-#define CACHE_MAGIC "SLSRCL03"
+#define CACHE_MAGIC "SLSRCL04"	/* 04: C++ names demangled */
 /* past this many entries a file keeps only what its last session looked up */
 #define CACHE_MAX_ENTS 16384
 /* past this many files in the directory the oldest go, down to CACHE_KEEP_FILES */

@@ -604,7 +604,8 @@ static void resolve(struct symbols *s, struct sym_dso *d, struct sym_cache_ent *
 			e->sym = sym_intern(s->strs, ks->name);
 			e->sym_start = ks->addr;
 		} else if (fn >= 0) {
-			e->sym = sym_intern(s->strs, d->fns[fn].name);
+			e->sym = d->kernel ? sym_intern(s->strs, d->fns[fn].name) :
+					     sym_demangle(s, d->fns[fn].name);
 			e->sym_start = d->fns[fn].start;
 		}
 	}

@@ -7,11 +7,36 @@
  * those without one up to the next symbol, and of aliases at one address the one perf keeps.
  */
 #include <errno.h>
+#include <libiberty/demangle.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#undef ARRAY_SIZE	/* libiberty.h's, the same as util.h's */
 #include "symbols-int.h"
+
+const char *sym_demangle(struct symbols *s, const char *name)
+{
+	const char *at, *ret;
+	char buf[1024], *dm;
+	size_t n;
+
+	if (s->cfg.no_demangle || name[0] != '_' || name[1] != 'Z')
+		return sym_intern(s->strs, name) ?: name;
+	at = strchr(name, '@');
+	n = at ? (size_t)(at - name) : strlen(name);
+	if (n >= sizeof(buf))
+		return sym_intern(s->strs, name) ?: name;
+	memcpy(buf, name, n);
+	buf[n] = '\0';
+	dm = cplus_demangle(buf, DMGL_NO_OPTS);
+	if (!dm)
+		return sym_intern(s->strs, name) ?: name;
+	snprintf(buf, sizeof(buf), "%s%s", dm, at ? at : "");
+	free(dm);
+	ret = sym_intern(s->strs, buf);
+	return ret ? ret : sym_intern(s->strs, name) ?: name;
+}
 
 static int add(struct sym_dso *d, size_t *alloc, uint64_t start, uint64_t size,
 	       const char *name, uint8_t bind)

@@ -128,6 +128,13 @@ void sym_dso__lookup(struct symbols *s, struct sym_dso *d, uint64_t key, bool li
 
 /* the interned copy of @str, a key of @strs (NULL stays NULL); NULL on ENOMEM */
 const char *sym_intern(struct sym_stacks *strs, const char *str);
+/*
+ * A user DSO's symbol name as perf 6.1 shows it, interned: a C++ name demangled as
+ * cplus_demangle(DMGL_NO_OPTS) does, without parameters
+ * ("simplify_context::simplify_binary_operation_1"), a symbol version ("@@GLIBCXX_3.4") kept
+ * after it as bfd_demangle() keeps it; any other name as it is (and all, with no_demangle).
+ */
+const char *sym_demangle(struct symbols *s, const char *name);
 
 /*
  * The persistent cache of one DSO: <cache_dir>/srcline/<cache_id>, entries (address, symbol,

@@ -42,7 +42,8 @@ struct symbols *symbols__new(const struct symbols_config *cfg, struct errbuf *er
 	s->vmlinux = dup_or_null(cfg->vmlinux, &fail);
 	s->vdso = dup_or_null(cfg->vdso, &fail);
 	s->strs = sym_stacks__new();
-	s->cache_dir = dup_or_null(cfg->cache_dir, &fail);
+	/* the cache holds names as shown: demangled */
+	s->cache_dir = dup_or_null(cfg->no_demangle ? NULL : cfg->cache_dir, &fail);
 	if (fail || !s->strs ||
 	    asprintf(&s->debugpath, ":.debug:%s/usr/lib/debug", s->symfs) < 0)
 		goto out_free;
