@@ -22,6 +22,7 @@
 #include "schedlens/hist.h"
 #include "schedlens/stream.h"
 #include "schedlens/symbols.h"
+#include "schedlens/symrep.h"
 #include "schedlens/util.h"
 
 struct perf_file;

@@ -13,6 +13,8 @@
 #include "schedlens/commands.h"
 #include "schedlens/perfdata.h"
 #include "schedlens/symbols.h"
+#include "schedlens/symlines.h"
+#include "schedlens/symstacks.h"
 #include "schedlens/threads.h"
 #include "schedlens/symmatch.h"
 

@@ -15,6 +15,9 @@
 
 #include "schedlens/focus.h"
 #include "schedlens/symbols.h"
+#include "schedlens/symlines.h"
+#include "schedlens/symrep.h"
+#include "schedlens/symstacks.h"
 #include "schedlens/threads.h"
 #include "machine.h"
 

@@ -10,6 +10,7 @@
 #include <gelf.h>
 
 #include "schedlens/symbols.h"
+#include "schedlens/symstacks.h"
 
 struct sym_fn {
 	uint64_t start, end;

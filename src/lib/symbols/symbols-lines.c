@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schedlens/symlines.h"
 #include "symbols-int.h"
 
 struct sym_src {

@@ -1,36 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Printable frame names and string-keyed counts for collapsed stacks and call paths. */
+/* String-keyed counts (symstacks.h): report's rows by label, call paths, folded stacks. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "schedlens/symbols.h"
-
-const char *sym_loc__name(const struct sym_loc *l, char *buf, size_t len)
-{
-	if (l->sym)
-		snprintf(buf, len, "%s", l->sym);
-	else
-		snprintf(buf, len, "0x%016" PRIx64, l->addr);
-	return buf;
-}
-
-const char *sym_loc__srcline(const struct sym_loc *l, char *buf, size_t len)
-{
-	const char *base;
-
-	if (l->srcfile && l->line) {
-		base = strrchr(l->srcfile, '/');
-		snprintf(buf, len, "%s:%u", base ? base + 1 : l->srcfile, l->line);
-	} else if (l->sym) {
-		snprintf(buf, len, "%s+%" PRIu64, l->sym, l->addr - l->sym_start);
-	} else {
-		snprintf(buf, len, "??:0");
-	}
-	return buf;
-}
+#include "schedlens/symstacks.h"
 
 struct sym_stacks {
 	struct sym_stack *v;		/* open addressing, key NULL: empty */

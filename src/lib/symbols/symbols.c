@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The symbolization session over a machine's address spaces (threads.h), and its DSOs. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -615,4 +616,28 @@ bool symbols__is_skid(const char *sym)
 		if (strstr(sym, skid[i]))
 			return true;
 	return false;
+}
+
+const char *sym_loc__name(const struct sym_loc *l, char *buf, size_t len)
+{
+	if (l->sym)
+		snprintf(buf, len, "%s", l->sym);
+	else
+		snprintf(buf, len, "0x%016" PRIx64, l->addr);
+	return buf;
+}
+
+const char *sym_loc__srcline(const struct sym_loc *l, char *buf, size_t len)
+{
+	const char *base;
+
+	if (l->srcfile && l->line) {
+		base = strrchr(l->srcfile, '/');
+		snprintf(buf, len, "%s:%u", base ? base + 1 : l->srcfile, l->line);
+	} else if (l->sym) {
+		snprintf(buf, len, "%s+%" PRIu64, l->sym, l->addr - l->sym_start);
+	} else {
+		snprintf(buf, len, "??:0");
+	}
+	return buf;
 }

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The symbol half of report: frames per sample, skid rule, labels, paths, stacks, focus. */
+/* symrep (symrep.h): the symbol half of report: frames per sample, skid rule, labels, paths,
+ * stacks, focus; on the symbols session's public interface alone. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "schedlens/focus.h"
-#include "schedlens/symbols.h"
+#include "schedlens/symrep.h"
 
 #define MAX_FRAMES 128
 #define LABEL_MEMO 1024

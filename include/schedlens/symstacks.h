@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A table of counts keyed by strings: report's rows by label and call paths, folded stacks. */
+#ifndef SCHEDLENS_SYMSTACKS_H
+#define SCHEDLENS_SYMSTACKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Counts keyed by a string (collapsed stacks for --folded, call paths for -g): each key sums
+ * samples and period. Keys are copied.
+ */
+struct sym_stack {
+	const char *key;
+	uint64_t nr_samples, period;
+};
+
+struct sym_stacks;
+
+struct sym_stacks *sym_stacks__new(void);
+void sym_stacks__delete(struct sym_stacks *st);
+int sym_stacks__add(struct sym_stacks *st, const char *key, uint64_t period);
+int sym_stacks__add_n(struct sym_stacks *st, const char *key, uint64_t nr_samples,
+		      uint64_t period);
+/* the entry for @key, or NULL */
+const struct sym_stack *sym_stacks__get(const struct sym_stacks *st, const char *key);
+/* by period descending, then key; valid until the next add */
+const struct sym_stack *sym_stacks__sorted(struct sym_stacks *st, size_t *nr);
+
+#endif
