@@ -41,6 +41,9 @@ double histogram__mean(const struct histogram *h);
  */
 double histogram__percentile(const struct histogram *h, double pct);
 
+/* The index of the bucket @v falls in (increasing with @v): equal indexes, one bucket. */
+size_t histogram__bucket_of(uint64_t v);
+
 /* Non-empty buckets in increasing order: [lo, hi] inclusive and how many values fell there. */
 struct histogram_bucket {
 	uint64_t lo, hi, count;

@@ -29,6 +29,11 @@ static size_t bucket_of(uint64_t v)
 	return (size_t)shift * SUB_HALF + (size_t)(v >> shift);
 }
 
+size_t histogram__bucket_of(uint64_t v)
+{
+	return bucket_of(v);
+}
+
 static void bucket_range(size_t i, uint64_t *lo, uint64_t *hi)
 {
 	unsigned int shift;

@@ -142,3 +142,30 @@ cmp -s "$TMP/cold" "$TMP/none" || fail "--no-cache changes the report"
 [ ! -e "$TMP/nocache" ] || fail "--no-cache wrote a cache"
 echo "IPI call sites: the same report from a cold, warm, corrupt and no cache"
 
+
+# past its exact limit (2M latencies; here 100) the latencies are a sketch: every group's
+# count the same, each percentile at or up to 1/64 above the exact one, max exact, and said
+SCHEDLENS_LAT_EXACT=100 "$SCHEDLENS" sched -i "$data" --json >"$TMP/sketch.json" 2>/dev/null ||
+	fail "sched --json with a sketch failed"
+"$SCHEDLENS" sched -i "$data" --json >"$TMP/exact.json" 2>/dev/null || fail "sched --json failed"
+python3 - "$TMP/exact.json" "$TMP/sketch.json" <<'PY' || fail "the sketch's percentiles are off"
+import json, sys
+a, b = (json.load(open(p))["entries"][0]["iterations"][0]["sched"] for p in sys.argv[1:3])
+assert a["wakeup_latency_exact"] and not b["wakeup_latency_exact"], "exactness not said"
+groups = [(a["wakeup_latency"], b["wakeup_latency"])]
+groups += [(a["wakeup_paths"][c], b["wakeup_paths"][c]) for c in a["wakeup_paths"]]
+groups += [(a["comms"][c], b["comms"][c]) for c in a["comms"]]
+groups += [(t["wakeup_latency"], u["wakeup_latency"]) for t, u in zip(a["tasks"], b["tasks"])]
+n = 0
+for x, y in groups:
+    if x is None:
+        continue
+    n += 1
+    assert x["count"] == y["count"], (x, y)
+    assert x["max_us"] == y["max_us"], (x, y)
+    for k in ("p50_us", "p90_us", "p99_us", "p99.9_us"):
+        assert x[k] - 1e-9 <= y[k] <= x[k] * (1 + 1 / 64) + 0.002, (k, x, y)
+print(f"sketch: {n} groups' percentiles within 1/64 of the exact ones")
+PY
+SCHEDLENS_LAT_EXACT=100 "$SCHEDLENS" sched -i "$data" 2>/dev/null | grep -q "a sketch past 100 wakeups" ||
+	fail "the text report does not say the percentiles are a sketch's"

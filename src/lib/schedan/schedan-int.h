@@ -9,16 +9,33 @@
 #include "schedlens/schedan.h"
 #include "schedlens/topology.h"
 
-/* one wakeup latency, of task number @task, path class @cls */
+/*
+ * One wakeup latency, of task number @task, path class @cls; once the vector is a sketch,
+ * @count of them: those of the task and class in one histogram.h bucket, @ns their largest.
+ */
 struct lat_rec {
 	uint64_t ns;
-	uint32_t task, cls;
+	uint32_t task;
+	uint32_t cls : 8, count : 24;
 };
+
+/*
+ * Every latency, exactly, up to LATVEC_EXACT of them; past that the vector is a sketch
+ * (latvec__sketch()): records of one task, class and bucket merged, found through @idx, so
+ * that its size follows the tasks and their spread, not the length of the input. A
+ * percentile of a sketch is the largest value of its bucket: above the exact one by less than
+ * a bucket's width, 1/64 of the value (HISTOGRAM_REL_ERROR * 2).
+ */
+#define LATVEC_EXACT (1u << 21)
 
 struct latvec {
 	struct lat_rec *v;
 	size_t n, cap;
 	struct hugebuf buf;	/* v's memory */
+	uint64_t total;		/* latencies taken in (n of them while exact) */
+	size_t exact_max;	/* LATVEC_EXACT, or $SCHEDLENS_LAT_EXACT (tests) */
+	uint32_t *idx;		/* the sketch: v's index + 1 by (bucket, task, class), 0 free */
+	size_t idx_mask, idx_used;
 };
 
 struct comm_group {
@@ -154,11 +171,16 @@ struct schedan {
 int latvec__grow(struct latvec *v);
 void latvec__free(struct latvec *v);
 
+int latvec__sketch(struct latvec *v, uint64_t ns, uint32_t task, uint32_t cls);
+
 static inline int latvec__push(struct latvec *v, uint64_t ns, uint32_t task, uint32_t cls)
 {
+	if (v->idx || v->n >= v->exact_max)
+		return latvec__sketch(v, ns, task, cls);
 	if (v->n == v->cap && latvec__grow(v))
 		return -1;
-	v->v[v->n++] = (struct lat_rec){ ns, task, cls };
+	v->v[v->n++] = (struct lat_rec){ ns, task, cls, 1 };
+	v->total++;
 	return 0;
 }
 /*

@@ -3,12 +3,15 @@
  * Wakeup latency percentiles, exact nearest rank, for every group at once: all wakeups, each
  * path class, each task and each command name. The latencies are kept once, tagged with their
  * task and class, and sorted once (radix); a single walk over the sorted values then meets
- * each group's values in order, so the k-th one of a group is its k-th smallest.
+ * each group's values in order, so the k-th one of a group is its k-th smallest. Past
+ * LATVEC_EXACT latencies the vector is a sketch (schedan-int.h) and the walk counts records
+ * of many: the same ranks, each the largest value of its bucket.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "schedlens/histogram.h"
 #include "schedan-int.h"
 
 #define RADIX_BITS 11
@@ -27,7 +30,103 @@ int latvec__grow(struct latvec *v)
 void latvec__free(struct latvec *v)
 {
 	hugebuf__free(&v->buf);
+	free(v->idx);
 	memset(v, 0, sizeof(*v));
+}
+
+#define COUNT_MAX ((1u << 24) - 1)
+
+static size_t sk_slot(const struct latvec *v, size_t b, uint32_t task, uint32_t cls)
+{
+	uint64_t h = ((uint64_t)b << 40 ^ (uint64_t)task << 8 ^ cls) * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h >> 32) & v->idx_mask;
+}
+
+/* the slot of (@b, @task, @cls): the record it holds, or a free one */
+static uint32_t *sk_find(struct latvec *v, size_t b, uint32_t task, uint32_t cls)
+{
+	size_t i = sk_slot(v, b, task, cls);
+
+	for (;; i = (i + 1) & v->idx_mask) {
+		const struct lat_rec *r;
+
+		if (!v->idx[i])
+			return &v->idx[i];
+		r = &v->v[v->idx[i] - 1];
+		if (r->task == task && r->cls == cls && histogram__bucket_of(r->ns) == b)
+			return &v->idx[i];
+	}
+}
+
+/* the index with room for twice the keys it holds; a later record of a key wins its slot */
+static int sk_rehash(struct latvec *v, size_t mask)
+{
+	uint32_t *old = v->idx;
+	size_t i;
+
+	v->idx = calloc(mask + 1, sizeof(*v->idx));
+	if (!v->idx) {
+		v->idx = old;
+		return -ENOMEM;
+	}
+	free(old);
+	v->idx_mask = mask;
+	v->idx_used = 0;
+	for (i = 0; i < v->n; i++) {
+		const struct lat_rec *r = &v->v[i];
+		uint32_t *sl = sk_find(v, histogram__bucket_of(r->ns), r->task, r->cls);
+
+		v->idx_used += !*sl;
+		*sl = (uint32_t)i + 1;
+	}
+	return 0;
+}
+
+/* one latency into the sketch: its key's record, or a new one (a full one stays, unindexed) */
+static int sk_add(struct latvec *v, const struct lat_rec *x)
+{
+	size_t b = histogram__bucket_of(x->ns);
+	uint32_t *sl = sk_find(v, b, x->task, x->cls);
+	struct lat_rec *r = *sl ? &v->v[*sl - 1] : NULL;
+
+	if (r && (uint32_t)r->count + x->count <= COUNT_MAX) {
+		r->count += x->count;
+		if (x->ns > r->ns)
+			r->ns = x->ns;
+		return 0;
+	}
+	if (v->n == v->cap && latvec__grow(v))
+		return -ENOMEM;
+	v->v[v->n++] = *x;
+	v->idx_used += !*sl;
+	*sl = (uint32_t)v->n;
+	if (v->idx_used * 2 > v->idx_mask)
+		return sk_rehash(v, v->idx_mask * 2 + 1);
+	return 0;
+}
+
+int latvec__sketch(struct latvec *v, uint64_t ns, uint32_t task, uint32_t cls)
+{
+	struct lat_rec x = { ns, task, cls, 1 };
+	size_t i, n;
+
+	if (!v->idx) {	/* past LATVEC_EXACT: the exact records merged in place */
+		n = v->n;
+		v->n = 0;
+		v->idx_mask = (1u << 16) - 1;
+		v->idx = calloc(v->idx_mask + 1, sizeof(*v->idx));
+		if (!v->idx)
+			return -ENOMEM;
+		for (i = 0; i < n; i++) {
+			struct lat_rec r = v->v[i];
+
+			if (sk_add(v, &r))	/* no growth: n never passes i here */
+				return -ENOMEM;
+		}
+	}
+	v->total++;
+	return sk_add(v, &x);
 }
 
 static int rec_cmp(const void *x, const void *y)
@@ -158,17 +257,19 @@ static void grp__init(struct grp *g, struct step *st, struct schedan_lat *out, u
 	st->next = g->rank[0];
 }
 
-/* the count of @st reached its next rank: @ns is the value of it and of the equal ranks after */
+/* the count of @st reached its next rank: @ns is the value of the ranks up to the count */
 static void grp__hit(struct grp *g, struct step *st, uint64_t ns)
 {
-	while (g->rank[g->slot] == st->seen)
+	while (g->rank[g->slot] && g->rank[g->slot] <= st->seen)
 		g->val[g->slot++] = ns;
 	st->next = g->rank[g->slot];
 }
 
-static inline void grp__step(struct grp *g, struct step *st, uint64_t ns)
+/* @nr values of @ns (one, or a sketch's record of @nr) */
+static inline void grp__step(struct grp *g, struct step *st, uint64_t ns, uint64_t nr)
 {
-	if (++st->seen == st->next)
+	st->seen += nr;
+	if (st->next && st->seen >= st->next)
 		grp__hit(g, st, ns);
 }
 
@@ -270,7 +371,7 @@ int schedan__percentiles(struct schedan *a)
 		free(task_comm);
 		return -ENOMEM;
 	}
-	grp__init(&g[0], &st[0], &a->lat_all, a->lats.n);
+	grp__init(&g[0], &st[0], &a->lat_all, a->lats.total);
 	for (c = 0; c < WAKE__NR; c++)
 		grp__init(&g[1 + c], &st[1 + c], &a->lat_class[c], a->class_count[c]);
 	for (i = 0; i < a->nr_tasks; i++) {
@@ -281,15 +382,17 @@ int schedan__percentiles(struct schedan *a)
 	for (i = 0; i < a->nr_comms; i++)
 		grp__init(&g[comm0 + i], &st[comm0 + i], &a->comms[i].lat, a->comms[i].lat.count);
 	recs_sort(&a->lats);
-	/* all wakeups: the k-th smallest is at k - 1 */
-	for (c = 0; c < 5 && a->lats.n; c++)
+	/* all wakeups, exact: the k-th smallest is at k - 1 */
+	for (c = 0; c < 5 && a->lats.n && !a->lats.idx; c++)
 		g[0].val[c] = a->lats.v[g[0].rank[c] - 1].ns;
 	for (i = 0; i < a->lats.n; i++) {
 		const struct lat_rec *r = &a->lats.v[i];
 
-		grp__step(&g[1 + r->cls], &st[1 + r->cls], r->ns);
-		grp__step(&g[task0 + r->task], &st[task0 + r->task], r->ns);
-		grp__step(&g[task_comm[r->task]], &st[task_comm[r->task]], r->ns);
+		if (a->lats.idx)
+			grp__step(&g[0], &st[0], r->ns, r->count);
+		grp__step(&g[1 + r->cls], &st[1 + r->cls], r->ns, r->count);
+		grp__step(&g[task0 + r->task], &st[task0 + r->task], r->ns, r->count);
+		grp__step(&g[task_comm[r->task]], &st[task_comm[r->task]], r->ns, r->count);
 	}
 	for (i = 0; i < nr_grp; i++)
 		grp__done(&g[i]);

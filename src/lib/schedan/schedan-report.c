@@ -109,6 +109,9 @@ static void report_latency(FILE *f, struct schedan *a, size_t top)
 
 	fprintf(f, "Wakeup latency (usec): sched_%s to sched_switch in\n",
 		a->waking_mode ? "waking" : "wakeup");
+	if (a->lats.idx)
+		fprintf(f, "  (a sketch past %zu wakeups: each percentile the largest of its "
+			   "bucket, at most 1.6%% above the exact one)\n", a->lats.exact_max);
 	fprintf(f, "  %-32s %8s %9s %9s %9s %9s %9s\n", "", "count", "p50", "p90", "p99", "p99.9",
 		"max");
 	lat_row(f, "all", &a->lat_all);
@@ -386,6 +389,7 @@ json_t *schedan__json(struct schedan *a)
 	json_object_set_new(o, "latency_from", json_string(a->waking_mode ? "sched_waking" :
 									    "sched_wakeup"));
 	json_object_set_new(o, "wakeup_latency", lat_json(&a->lat_all));
+	json_object_set_new(o, "wakeup_latency_exact", json_boolean(!a->lats.idx));
 	json_object_set_new(o, "wakeup_paths", classes);
 	json_object_set_new(o, "wakeup_paths_idle_llc", idle_llc);
 	json_object_set_new(o, "ipi_source", json_string(schedan__ipi_source(a)));
