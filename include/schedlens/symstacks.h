@@ -26,5 +26,7 @@ int sym_stacks__add_n(struct sym_stacks *st, const char *key, uint64_t nr_sample
 const struct sym_stack *sym_stacks__get(const struct sym_stacks *st, const char *key);
 /* by period descending, then key; valid until the next add */
 const struct sym_stack *sym_stacks__sorted(struct sym_stacks *st, size_t *nr);
+/* the table's @nr slots in no order, a free one's key NULL; valid until the next add */
+const struct sym_stack *sym_stacks__slots(const struct sym_stacks *st, size_t *nr);
 
 #endif

@@ -343,55 +343,6 @@ static int print_graph(FILE *out, const struct gnode *root, uint64_t total, uint
 	return t.failed ? -ENOMEM : 0;
 }
 
-static int path_cmp(const void *a, const void *b)
-{
-	return strcmp((*(const struct sym_stack *const *)a)->key,
-		      (*(const struct sym_stack *const *)b)->key);
-}
-
-/* the call path keys, sorted by key, so that an entry's paths are one run */
-static const struct sym_stack **paths_by_key(struct report *r, size_t idx, size_t *nr)
-{
-	const struct sym_stack *v = sym_stacks__sorted(symrep__paths(r->symrep, idx), nr);
-	const struct sym_stack **p = calloc(*nr ? *nr : 1, sizeof(*p));
-	size_t i;
-
-	if (!p)
-		return NULL;
-	for (i = 0; i < *nr; i++)
-		p[i] = &v[i];
-	qsort(p, *nr, sizeof(*p), path_cmp);
-	return p;
-}
-
-static int print_paths(struct report *r, const struct sym_stack **p, size_t n, const char *label,
-		       uint64_t tp, uint64_t parent)
-{
-	size_t len = strlen(label), lo = 0, hi = n;
-	struct gnode root = { 0 };
-	int ret = 0;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strncmp(p[mid]->key, label, len);
-
-		if (c < 0 || (!c && (unsigned char)p[mid]->key[len] < SYMREP_PATH_SEP))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < n && !ret; lo++) {
-		if (strncmp(p[lo]->key, label, len) || p[lo]->key[len] != SYMREP_PATH_SEP)
-			break;
-		ret = gnode__add(&root, p[lo]->key + len + 1, p[lo]->period);
-	}
-	if (!ret)
-		ret = print_graph(r->out, &root, tp, parent,
-				  r->o->sym.nr_keys && r->o->sym.keys[0] == SYMREP_SYM);
-	gnode__delete(root.child);
-	return ret;
-}
-
 static const char *key_title(enum symrep_key k)
 {
 	static const char *const t[] = { "Command", "Shared Object", "Symbol", "Pid", "CPU",
@@ -480,6 +431,112 @@ static void label_rows__exit(struct label_rows *lr)
 	free(lr->vals);
 }
 
+/* two paths of one row: by what follows their label of @ctx bytes */
+static int path_cmp(const void *a, const void *b, void *ctx)
+{
+	size_t len = *(const size_t *)ctx;
+
+	return strcmp((*(const struct sym_stack *const *)a)->key + len,
+		      (*(const struct sym_stack *const *)b)->key + len);
+}
+
+/* the call paths of event @idx by row: row i's are p[start[i]] to p[start[i + 1] - 1] */
+struct row_paths {
+	const struct sym_stack **p;
+	size_t *start;
+};
+
+static uint64_t label_hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	while (n--)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+/*
+ * Each path's row found by its label (the key up to SYMREP_PATH_SEP) in a table of the rows'
+ * labels, the paths of a row then in key order: one hash a path and small sorts, where one
+ * sort of all the keys compared their long common labels over and over.
+ */
+static int paths_by_row(struct report *r, size_t idx, const struct label_rows *lr,
+			struct row_paths *rp)
+{
+	size_t nr, i, mask = 15, *row = NULL, *fill = NULL, k;
+	const struct sym_stack *v = sym_stacks__slots(symrep__paths(r->symrep, idx), &nr);
+	uint32_t *tab;
+	int ret = -ENOMEM;
+
+	while (mask < lr->nr * 2)
+		mask = mask * 2 + 1;
+	tab = calloc(mask + 1, sizeof(*tab));
+	rp->start = calloc(lr->nr + 1, sizeof(*rp->start));
+	rp->p = malloc((nr ? nr : 1) * sizeof(*rp->p));
+	row = malloc((nr ? nr : 1) * sizeof(*row));
+	fill = calloc(lr->nr + 1, sizeof(*fill));
+	if (!tab || !rp->start || !rp->p || !row || !fill)
+		goto out;
+	for (i = 0; i < lr->nr; i++) {
+		for (k = label_hash(lr->v[i].key, strlen(lr->v[i].key)) & mask; tab[k];
+		     k = (k + 1) & mask)
+			;
+		tab[k] = (uint32_t)i + 1;
+	}
+	for (i = 0; i < nr; i++) {
+		const char *key = v[i].key, *sep = key ? strchr(key, SYMREP_PATH_SEP) : NULL;
+		size_t len = sep ? (size_t)(sep - key) : 0;
+
+		row[i] = SIZE_MAX;
+		if (!sep)	/* a free slot */
+			continue;
+		for (k = label_hash(key, len) & mask; tab[k]; k = (k + 1) & mask) {
+			const char *lab = lr->v[tab[k] - 1].key;
+
+			if (!strncmp(lab, key, len) && !lab[len]) {
+				row[i] = tab[k] - 1;
+				rp->start[row[i] + 1]++;
+				break;
+			}
+		}
+	}
+	for (i = 0; i < lr->nr; i++) {
+		rp->start[i + 1] += rp->start[i];
+		fill[i] = rp->start[i];
+	}
+	for (i = 0; i < nr; i++)
+		if (row[i] != SIZE_MAX)
+			rp->p[fill[row[i]]++] = &v[i];
+	for (i = 0; i < lr->nr; i++) {
+		size_t len = strlen(lr->v[i].key);
+
+		qsort_r(rp->p + rp->start[i], rp->start[i + 1] - rp->start[i], sizeof(*rp->p),
+			path_cmp, &len);
+	}
+	ret = 0;
+out:
+	free(tab);
+	free(row);
+	free(fill);
+	return ret;
+}
+
+static int print_paths(struct report *r, const struct row_paths *rp, size_t row, const char *label,
+		       uint64_t tp, uint64_t parent)
+{
+	size_t len = strlen(label), i;
+	struct gnode root = { 0 };
+	int ret = 0;
+
+	for (i = rp->start[row]; i < rp->start[row + 1] && !ret; i++)
+		ret = gnode__add(&root, rp->p[i]->key + len + 1, rp->p[i]->period);
+	if (!ret)
+		ret = print_graph(r->out, &root, tp, parent,
+				  r->o->sym.nr_keys && r->o->sym.keys[0] == SYMREP_SYM);
+	gnode__delete(root.child);
+	return ret;
+}
+
 /*
  * Rows by label (source lines, --children: children and self shares, -g call paths) of
  * event @idx and the @n - 1 members of its group after it, side by side
@@ -493,13 +550,12 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 	size_t i, j, m, nk, nc, w[SYMREP_MAX_KEYS] = { 0 };
 	struct report_col c[3 + SYMREP_MAX_KEYS];
 	char *f[SYMREP_MAX_KEYS], lab[1024], desc[1024];
-	const struct sym_stack **paths = NULL;
+	struct row_paths paths = { 0 };
 	struct label_rows lr;
-	size_t nr_paths = 0;
 	int ret = label_rows(r, idx, n, &lr);
 
 	if (!ret && symrep__paths(r->symrep, idx) && !o->sep)
-		ret = (paths = paths_by_key(r, idx, &nr_paths)) ? 0 : -ENOMEM;
+		ret = paths_by_row(r, idx, &lr, &paths);
 	if (ret)
 		goto out_free;
 	for (m = 0; m < n; m++) {
@@ -541,8 +597,8 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 		for (j = 0; j < nk; j++)
 			fprintf(r->out, "%s%-*s", o->sep ?: "  ", o->sep || j + 1 == nk ? 0 : (int)w[j], f[j]);
 		fputc('\n', r->out);
-		if (paths && !ret)
-			ret = print_paths(r, paths, nr_paths, e->key, tp[0], e->period[0]);
+		if (paths.p && !ret)
+			ret = print_paths(r, &paths, i, e->key, tp[0], e->period[0]);
 	}
 	if (!o->sep)
 		fprintf(r->out, "\n\n");
@@ -550,7 +606,8 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 		fprintf(r->notes, "schedlens report: call graph: %s\n", strerror(-ret));
 	ret = 0;	/* said */
 out_free:
-	free(paths);
+	free(paths.p);
+	free(paths.start);
 	label_rows__exit(&lr);
 	return ret;
 }

@@ -162,3 +162,9 @@ const struct sym_stack *sym_stacks__sorted(struct sym_stacks *st, size_t *nr)
 	*nr = k;
 	return st->sorted;
 }
+
+const struct sym_stack *sym_stacks__slots(const struct sym_stacks *st, size_t *nr)
+{
+	*nr = st->v ? st->mask + 1 : 0;
+	return st->v;
+}
