@@ -13,6 +13,8 @@
 struct sym_stack {
 	const char *key;
 	uint64_t nr_samples, period;
+	uint32_t depth;		/* sym_stacks__add_depth(): the largest depth given */
+	int32_t tid;		/* and the thread of the first add */
 };
 
 struct sym_stacks;
@@ -22,6 +24,9 @@ void sym_stacks__delete(struct sym_stacks *st);
 int sym_stacks__add(struct sym_stacks *st, const char *key, uint64_t period);
 int sym_stacks__add_n(struct sym_stacks *st, const char *key, uint64_t nr_samples,
 		      uint64_t period);
+/* one sample with a depth (report's rows: how deep the callchain under them is) and thread */
+int sym_stacks__add_depth(struct sym_stacks *st, const char *key, uint64_t period,
+			  uint32_t depth, int32_t tid);
 /* the entry for @key, or NULL */
 const struct sym_stack *sym_stacks__get(const struct sym_stacks *st, const char *key);
 /* by period descending, then key; valid until the next add */

@@ -355,22 +355,36 @@ static const char *key_title(enum symrep_key k)
 struct label_row {
 	const char *key;
 	const uint64_t *period, *self, *nr;	/* [member] */
+	uint32_t depth;			/* the first member's children row's */
+	int32_t tid;
 };
 
 struct label_rows {
 	struct label_row *v;
 	size_t nr, nr_members;
 	uint64_t *vals;
+	int order;		/* --children: 0, or with -g 1 (callee) or -1 (caller) */
 };
 
+/*
+ * perf's output order: by period (each member's in turn); with --children, equal children
+ * shares of one thread's rows put the caller above the callee (__hpp__sort_acc(): the
+ * entry with the shallower callchain first in callee order, the deeper in caller order)
+ * where there are call graphs, then by self period; then by label
+ */
 static int cmp_label_row(const void *a, const void *b, void *ctx)
 {
 	const struct label_row *x = a, *y = b;
-	size_t i, n = *(const size_t *)ctx;
+	const struct label_rows *lr = ctx;
+	size_t i, n = lr->nr_members;
 
 	for (i = 0; i < n; i++)
 		if (x->period[i] != y->period[i])
 			return x->period[i] > y->period[i] ? -1 : 1;
+	if ((lr->order == 1 || lr->order == -1) && x->tid == y->tid && x->depth != y->depth)
+		return (x->depth < y->depth ? -1 : 1) * lr->order;
+	if (lr->order != 2 && x->self[0] != y->self[0])
+		return x->self[0] > y->self[0] ? -1 : 1;
 	return strcmp(x->key, y->key);
 }
 
@@ -385,7 +399,10 @@ static int label_rows(struct report *r, size_t idx, size_t n, struct label_rows 
 	struct sym_stacks *st[REPORT_MAX_MEMBERS], *self[REPORT_MAX_MEMBERS];
 	size_t m, k, i, nr, total = 0;
 
-	*lr = (struct label_rows){ .nr_members = n };
+	*lr = (struct label_rows){ .nr_members = n, .order = 2 };
+	if (children)
+		lr->order = r->o->sym.graph == SYMREP_GRAPH_CALLEE ? 1 :
+			    r->o->sym.graph == SYMREP_GRAPH_CALLER ? -1 : 0;
 	for (m = 0; m < n; m++) {
 		st[m] = symrep__rows(r->symrep, idx + m, children);
 		self[m] = symrep__rows(r->symrep, idx + m, false);
@@ -416,12 +433,16 @@ static int label_rows(struct report *r, size_t idx, size_t n, struct label_rows 
 			val[m] = e ? e->period : 0;
 			val[n + m] = se ? se->period : 0;
 			val[2 * n + m] = e ? e->nr_samples : 0;
+			if (!m && e) {
+				lr->v[i].depth = e->depth;
+				lr->v[i].tid = e->tid;
+			}
 		}
 		lr->v[i].period = val;
 		lr->v[i].self = val + n;
 		lr->v[i].nr = val + 2 * n;
 	}
-	qsort_r(lr->v, lr->nr, sizeof(*lr->v), cmp_label_row, &lr->nr_members);
+	qsort_r(lr->v, lr->nr, sizeof(*lr->v), cmp_label_row, lr);
 	return 0;
 }
 

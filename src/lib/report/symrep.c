@@ -393,7 +393,8 @@ static int add_children(struct symrep *r, const struct stream_sample *s, const c
 	int ret;
 
 	/* the sampled function, even where only its DWARF name is a frame (a clone) */
-	ret = sym_stacks__add(st, frame_label(r, self, s->pid, s->cpu, comm), s->period);
+	ret = sym_stacks__add_depth(st, frame_label(r, self, s->pid, s->cpu, comm), s->period,
+				    (uint32_t)np, (int32_t)s->tid);
 	for (i = 0; i < nf && !ret; i++) {
 		const struct sym_loc *f = &r->xf[i];
 		bool own = (i < n0 && !f->inlined) || same_function(f, self), seen = own;
@@ -406,8 +407,12 @@ static int add_children(struct symrep *r, const struct stream_sample *s, const c
 		if (seen && !(path && !callee))
 			continue;
 		lab = frame_label(r, f, s->pid, s->cpu, comm);
+		/* perf's depth of the entry's callchain: from it to the outermost frame (callee
+		 * order) or to the sampled one (caller order) */
 		if (!seen)
-			ret = sym_stacks__add(st, lab, s->period);
+			ret = sym_stacks__add_depth(st, lab, s->period,
+						    (uint32_t)(i >= np ? 0 : callee ? np - i : i + 1),
+						    (int32_t)s->tid);
 		if (!ret && path)
 			ret = add_path(r, paths, lab, callee ? i : 0, callee ? np - 1 : i,
 				       s->period);

@@ -106,26 +106,51 @@ int sym_stacks__add(struct sym_stacks *st, const char *key, uint64_t period)
 	return sym_stacks__add_n(st, key, 1, period);
 }
 
-int sym_stacks__add_n(struct sym_stacks *st, const char *key, uint64_t nr_samples,
-		      uint64_t period)
+/* the entry of @key, made (with @tid) when there is none; NULL on ENOMEM */
+static struct sym_stack *entry(struct sym_stacks *st, const char *key, int32_t tid)
 {
 	size_t len = strlen(key), i;
 	uint64_t h = str_hash(key, len);
 
 	if (st->used * 2 >= st->mask && grow(st))
-		return -ENOMEM;
+		return NULL;
 	i = slot(st, key, len, h);
 	if (!st->v[i].key) {
 		char *k = malloc(len + 1);
 
 		if (!k)
-			return -ENOMEM;
+			return NULL;
 		st->v[i].key = memcpy(k, key, len + 1);
+		st->v[i].tid = tid;
 		st->hash[i] = h;
 		st->used++;
 	}
-	st->v[i].nr_samples += nr_samples;
-	st->v[i].period += period;
+	return &st->v[i];
+}
+
+int sym_stacks__add_n(struct sym_stacks *st, const char *key, uint64_t nr_samples,
+		      uint64_t period)
+{
+	struct sym_stack *e = entry(st, key, -1);
+
+	if (!e)
+		return -ENOMEM;
+	e->nr_samples += nr_samples;
+	e->period += period;
+	return 0;
+}
+
+int sym_stacks__add_depth(struct sym_stacks *st, const char *key, uint64_t period,
+			  uint32_t depth, int32_t tid)
+{
+	struct sym_stack *e = entry(st, key, tid);
+
+	if (!e)
+		return -ENOMEM;
+	e->nr_samples++;
+	e->period += period;
+	if (depth > e->depth)
+		e->depth = depth;
 	return 0;
 }
 
