@@ -273,6 +273,49 @@ static void cache_open(struct symbols *s, struct sym_dso *d)
 	sym_cache__read(s, d, d->cache_ident);
 }
 
+/*
+ * A JIT's /tmp/perf-PID.map (perf's jit-interface.txt): a line a function, "START SIZE
+ * NAME", both hex; the functions by address, as the file of an ELF's symbol table
+ */
+static void open_perfmap(struct symbols *s, struct sym_dso *d)
+{
+	FILE *f = s->cfg.elsewhere ? NULL : fopen(d->path, "re");
+	size_t alloc = 0, j, k;
+	char line[4096];
+
+	d->loaded = true;
+	d->status = s->cfg.elsewhere ? SYM_DSO_ELSEWHERE : SYM_DSO_MISSING;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long start, size;
+		const char *name;
+		int n = 0;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "%llx %llx %n", &start, &size, &n) != 2 || !n || !line[n])
+			continue;
+		name = sym_intern(s->strs, line + n);
+		if (d->nr_fns == alloc) {
+			struct sym_fn *v = realloc(d->fns, (alloc = alloc ? 2 * alloc : 256) *
+						   sizeof(*v));
+
+			if (!v || !name)
+				break;
+			d->fns = v;
+		}
+		d->fns[d->nr_fns] = (struct sym_fn){ start, start + size, name,
+						     (uint32_t)d->nr_fns, STB_GLOBAL };
+		d->nr_fns++;
+	}
+	fclose(f);
+	qsort(d->fns, d->nr_fns, sizeof(*d->fns), sym_fn__by_start);
+	for (j = 1, k = 0; j < d->nr_fns; j++)	/* a later entry at one address wins */
+		d->fns[d->fns[j].start == d->fns[k].start ? k : ++k] = d->fns[j];
+	d->nr_fns = d->nr_fns ? k + 1 : 0;
+	d->status = SYM_DSO_OK;
+}
+
 void sym_dso__open(struct symbols *s, struct sym_dso *d)
 {
 	Dwarf_Addr bias;
@@ -281,6 +324,10 @@ void sym_dso__open(struct symbols *s, struct sym_dso *d)
 	if (d->opened)
 		return;
 	d->opened = true;
+	if (d->perfmap) {
+		open_perfmap(s, d);
+		return;
+	}
 	if (!d->kernel && !strcmp(d->name, "[vdso]")) {
 		if (!open_vdso(s, d)) {
 			d->status = d->mismatch ? SYM_DSO_BUILD_ID_MISMATCH : SYM_DSO_NOT_ELF;
@@ -604,8 +651,8 @@ static void resolve(struct symbols *s, struct sym_dso *d, struct sym_cache_ent *
 			e->sym = sym_intern(s->strs, ks->name);
 			e->sym_start = ks->addr;
 		} else if (fn >= 0) {
-			e->sym = d->kernel ? sym_intern(s->strs, d->fns[fn].name) :
-					     sym_demangle(s, d->fns[fn].name);
+			e->sym = d->kernel || d->perfmap ? sym_intern(s->strs, d->fns[fn].name) :
+							   sym_demangle(s, d->fns[fn].name);
 			e->sym_start = d->fns[fn].start;
 		}
 	}

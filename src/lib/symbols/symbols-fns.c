@@ -157,7 +157,7 @@ static size_t underscores(const char *name)
 }
 
 /* in perf's rb-tree order: by address, then as read */
-static int by_start(const void *a, const void *b)
+int sym_fn__by_start(const void *a, const void *b)
 {
 	const struct sym_fn *x = a, *y = b;
 
@@ -211,7 +211,7 @@ int sym_dso__load_fns(struct symbols *s, struct sym_dso *d)
 		return -ENOMEM;
 	if (!d->nr_fns)
 		return 0;
-	qsort(d->fns, d->nr_fns, sizeof(*d->fns), by_start);
+	qsort(d->fns, d->nr_fns, sizeof(*d->fns), sym_fn__by_start);
 	/* symbols__fixup_end(), then symbols__fixup_duplicate() */
 	for (j = 0; j + 1 < d->nr_fns; j++)
 		if (d->fns[j].end == d->fns[j].start)
@@ -253,7 +253,7 @@ static int read_all(struct sym_dso *d)
 				      (uint32_t)d->nr_all, GELF_ST_BIND(sym.st_info) };
 		d->nr_all++;
 	}
-	qsort(d->all, d->nr_all, sizeof(*d->all), by_start);
+	qsort(d->all, d->nr_all, sizeof(*d->all), sym_fn__by_start);
 	return 0;
 }
 

@@ -61,6 +61,8 @@ struct sym_dso {
 	int own_fd;		/* [vdso]: this process's, copied into a memfd (path names it);
 				   -1: none */
 	bool mismatch;		/* a file of this name, not the recorded build, was seen */
+	bool perfmap;		/* JIT code: "[JIT] tid PID", path the JIT's /tmp/perf-PID.map
+				   (symbols by absolute address) */
 	struct sym_dso *next;
 	struct sym_dso *hnext;	/* symbols.dso_tab chain */
 };
@@ -136,6 +138,8 @@ const char *sym_intern(struct sym_stacks *strs, const char *str);
  * after it as bfd_demangle() keeps it; any other name as it is (and all, with no_demangle).
  */
 const char *sym_demangle(struct symbols *s, const char *name);
+/* qsort order of struct sym_fn: by start, then as read */
+int sym_fn__by_start(const void *a, const void *b);
 
 /*
  * The persistent cache of one DSO: <cache_dir>/srcline/<cache_id>, entries (address, symbol,

@@ -146,6 +146,26 @@ static struct sym_dso *dso_find(struct symbols *s, const struct stream_mmap *m)
 	return d;
 }
 
+/* JIT code (threads.c names it "[JIT] tid PID", from /tmp/perf-PID.map), one DSO a process */
+static struct sym_dso *perfmap_find(struct symbols *s, const struct tmap *map)
+{
+	size_t slot = dso_slot(map->dso);
+	struct sym_dso *d;
+
+	for (d = s->dso_tab[slot]; d; d = d->hnext)
+		if (d->perfmap && !strcmp(d->name, map->dso))
+			return d;
+	d = sym_dso__new(map->dso, map->path, false);
+	if (!d)
+		return NULL;
+	d->perfmap = true;
+	d->next = s->dsos;
+	s->dsos = d;
+	d->hnext = s->dso_tab[slot];
+	s->dso_tab[slot] = d;
+	return d;
+}
+
 int symbols__build_id(struct symbols *s, const char *filename, const uint8_t *id, size_t size)
 {
 	struct stream_mmap m = { .filename = filename, .has_build_id = true };
@@ -179,7 +199,10 @@ static int on_mmap(void *ctx, const struct stream_mmap *m, struct tmap *map)
 	map->priv = NULL;
 	if (!m->len || !m->filename)
 		return 0;
-	map->priv = dso_find(s, m);
+	if (map->identity && !strncmp(map->path, "/tmp/perf-", 10))
+		map->priv = perfmap_find(s, map);
+	else
+		map->priv = dso_find(s, m);
 	return map->priv ? 0 : -ENOMEM;
 }
 
@@ -203,7 +226,7 @@ static void memo_map(struct symbols *s, uint32_t pid, const struct tmap *m, uint
 	s->memo.dso = d;
 	s->memo.lo = m->start;
 	s->memo.hi = m->end;
-	s->memo.delta = (int64_t)(m->pgoff - m->start);
+	s->memo.delta = d->perfmap ? 0 : (int64_t)(m->pgoff - m->start);
 	for (i = 0; i < d->nr_loads; i++) {
 		const GElf_Phdr *ph = &d->loads[i];
 
@@ -245,7 +268,8 @@ void symbols__locate(struct symbols *s, uint32_t pid, uint64_t ip, uint16_t cpum
 		}
 		out->dso = d = m->priv;
 		sym_dso__open(s, d);
-		out->key = sym_dso__off_to_addr(d, ip - back - m->start + m->pgoff);
+		out->key = d->perfmap ? ip - back :
+			   sym_dso__off_to_addr(d, ip - back - m->start + m->pgoff);
 		memo_map(s, pid, m, ip - back);
 	}
 	out->back = back;
