@@ -86,7 +86,7 @@ read -r rows bad worst < <(awk 'NR == FNR { h[$1] = $2; next }
 # perf's report --sort srcline --vmlinux, where KLINES_PERF names a perf that finishes it (perf
 # 6.1, whose addr2line child hangs on a debug vmlinux, does not; scripts/build-perf.sh's 6.12
 # does, in seconds): each row of a source line of at least 0.1% in either, within 0.1 point
-prow=0 pbad=0 pworst=- pnote=
+prow=0 pbad=0 pown=0 pnone=0 pworst=- pnote=
 if [ -n "${KLINES_PERF:-}" ] && "$KLINES_PERF" version >/dev/null 2>&1; then
 	# (perf asks binutils too: a line it misreads, as above, is taken as llvm-addr2line's)
 	"$KLINES_PERF" report -i "$data" --vmlinux "$vmlinux" --addr2line "$(command -v "$a2l")" \
@@ -95,17 +95,27 @@ if [ -n "${KLINES_PERF:-}" ] && "$KLINES_PERF" version >/dev/null 2>&1; then
 		     /^ +[0-9.]+% +[^ ?][^ ]*:[0-9]+$/ { sub("%", "", $1); l = ($2 in fix) ? fix[$2] : $2; s[l] += $1 }
 		     END { for (l in s) print l, s[l] }' "$tmp/a2l.b" "$tmp/a2l.v" - | sort > "$tmp/perf"
 	if [ -s "$tmp/perf" ]; then
-		# a row off perf's whose share is addr2line's is perf's own (its sample went elsewhere)
-		read -r prow pbad pown pworst < <(awk 'FILENAME == ARGV[1] { a[$1] = $2; next }
+		# a row off perf's whose share is addr2line's is perf's own (its sample went elsewhere);
+		# a row neither has is one of the addresses addr2line gives no line (??:0), where the
+		# line table has one (a patchable function entry's nops before the function's DWARF
+		# range, objdump -l's line): apart, while addr2line's ??:0 share covers them all
+		read -r prow pbad pown pnone pworst < <(awk 'FILENAME == ARGV[1] { a[$1] = $2; next }
 			FILENAME == ARGV[2] { p[$1] = $2; next } $1 ~ /^[^ ?][^ ]*:[0-9]+$/ { h[$1] = $2 }
 			END { for (l in p) k[l] = 1; for (l in h) k[l] = 1
-			      for (l in k) { if (p[l] < 0.1 && h[l] < 0.1) continue; n++
+			      for (l in k) { ina = l in a; inp = l in p	# (reading a[l] makes it)
+				if (p[l] < 0.1 && h[l] < 0.1) continue; n++
 				d = p[l] - h[l]; if (d < 0) d = -d; e = a[l] - h[l]; if (e < 0) e = -e
-				if (d > 0.1 && (l in a) && e <= 0.01) { own++; if (w == "") w = l " " h[l] "/" p[l] " (addr2line " a[l] ")" }
-				else if (d > 0.1) { bad++; w = l " " h[l] "/" p[l] } }
-			      print n + 0, bad + 0, own + 0, (w == "" ? "-" : w) }' "$tmp/want" "$tmp/perf" "$tmp/have")
-		pnote="; perf $("$KLINES_PERF" version | awk '{ print $3 }') --sort srcline $((prow - pbad - pown))/$prow rows within 0.1"
-		[ "$pown" = 0 ] || pnote="$pnote ($pown where addr2line agrees with schedlens: $pworst)"
+				if (d <= 0.1) continue
+				if (ina && e <= 0.01) { own++; wo = wo " " l " " h[l] "/" p[l] }
+				else if (!ina && !inp) { none++; nsum += h[l]; wn = wn " " l " " h[l] }
+				else { bad++; wb = l " " h[l] "/" p[l] } }
+			      if (none && nsum > a["??:0"] + 0.01) { bad += none; wb = wb " (no-line rows " nsum "% past addr2line'"'"'s ??:0 " a["??:0"] "%)"; none = 0 }
+			      w = wb != "" ? wb : (wo wn)
+			      print n + 0, bad + 0, own + 0, none + 0, (w == "" ? "-" : w) }' "$tmp/want" "$tmp/perf" "$tmp/have")
+		pnote="; perf $("$KLINES_PERF" version | awk '{ print $3 }') --sort srcline $((prow - pbad - pown - pnone))/$prow rows within 0.1"
+		[ "$pown" = 0 ] || pnote="$pnote, $pown where addr2line agrees with schedlens"
+		[ "$pnone" = 0 ] || pnote="$pnote, $pnone where addr2line has no line and the line table one"
+		[ "$pown$pnone" = 00 ] || pnote="$pnote (${pworst# })"
 	else
 		pbad=1 pnote="; perf --sort srcline printed no rows: $(head -c 100 "$tmp/perr")"
 	fi
