@@ -66,6 +66,7 @@ enum sym_dso_status {
 	SYM_DSO_KERNEL_NO_MAP,	/* kernel addresses and no kallsyms/vmlinux to resolve them */
 	SYM_DSO_KALLSYMS,	/* kernel symbols from kallsyms: lines need --vmlinux */
 	SYM_DSO_ELSEWHERE,	/* recorded on another machine and no --symfs: not looked up */
+	SYM_DSO_NO_JIT_MAP,	/* JIT code whose /tmp/perf-PID.map is not here */
 };
 
 struct sym_loc {

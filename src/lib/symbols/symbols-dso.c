@@ -284,7 +284,7 @@ static void open_perfmap(struct symbols *s, struct sym_dso *d)
 	char line[4096];
 
 	d->loaded = true;
-	d->status = s->cfg.elsewhere ? SYM_DSO_ELSEWHERE : SYM_DSO_MISSING;
+	d->status = s->cfg.elsewhere ? SYM_DSO_ELSEWHERE : SYM_DSO_NO_JIT_MAP;
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {

@@ -378,6 +378,8 @@ const char *sym_dso__status_str(enum sym_dso_status st)
 		return "recorded on another machine: not looked up here (--symfs DIR)";
 	case SYM_DSO_KALLSYMS:
 		return "symbols from kallsyms: source lines need --vmlinux";
+	case SYM_DSO_NO_JIT_MAP:
+		return "JIT code without its /tmp/perf-PID.map here: addresses only";
 	}
 	return "?";
 }
