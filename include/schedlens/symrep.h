@@ -46,7 +46,7 @@ struct symrep_config {
 	bool labels;		/* rows by label (needed for srcline, children, graph) */
 	bool children, folded, skid_caller;
 	enum symrep_graph graph;
-	enum symrep_inline inlines;
+	int inlines;		/* enum symrep_inline (an OPTION_SET value) */
 	struct focus *focus;	/* the caller's; NULL: none */
 	size_t nr_events;
 };

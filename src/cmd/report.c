@@ -94,13 +94,6 @@ static int opt_graph(const struct option *opt, const char *arg, struct errbuf *e
 	return 0;
 }
 
-/* --inline, --no-inline: the entry's set */
-static int opt_inline(const struct option *opt, const char *arg, struct errbuf *err)
-{
-	*(enum symrep_inline *)opt->data = (enum symrep_inline)opt->set;
-	return 0;
-}
-
 /* --group, --no-group: the entry's set */
 static int opt_group(const struct option *opt, const char *arg, struct errbuf *err)
 {
@@ -170,14 +163,12 @@ int cmd_report(int argc, char **argv)
 		OPT_CALLBACK('g', "call-graph", &o.sym.graph, opt_graph, "M",
 			     "caller, callee or none: perf's call-graph tree under each\n"
 			     "entry (graph,0.5: shares of the total, below 0.5% hidden)"),
-		{ .kind = OPTION_CALLBACK, .long_name = "inline", .data = &o.sym.inlines,
-		  .callback = opt_inline, .flags = OPTION_NOARG, .set = SYMREP_INLINE_ALL,
-		  .help = "callchains show the functions inlined at every frame with\n"
-			  "DWARF lines, the kernel's with --vmlinux (default: those of\n"
-			  "a DWARF unwinding, as perf)" },
-		{ .kind = OPTION_CALLBACK, .long_name = "no-inline", .data = &o.sym.inlines,
-		  .callback = opt_inline, .flags = OPTION_NOARG, .set = SYMREP_INLINE_NONE,
-		  .help = "callchains without inlined functions" },
+		OPT_SET(0, "inline", &o.sym.inlines, SYMREP_INLINE_ALL,
+			"callchains show the functions inlined at every frame with\n"
+			"DWARF lines, the kernel's with --vmlinux (default: those of\n"
+			"a DWARF unwinding, as perf)"),
+		OPT_SET(0, "no-inline", &o.sym.inlines, SYMREP_INLINE_NONE,
+			"callchains without inlined functions"),
 		OPT_FLAG(0, "folded", &o.sym.folded,
 			 "collapsed stacks (comm;outer;...;inner COUNT), flame graphs"),
 		OPT_STRING(0, "focus", &o.focus, "LIST",

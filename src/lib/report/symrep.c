@@ -54,7 +54,6 @@ struct symrep {
 	uint64_t seq;
 	struct sym_loc frames[MAX_FRAMES];
 	const struct sym_loc *xf;		/* the frames with their inlined functions */
-	bool moved;				/* frame 0 a caller's (--skid-caller) */
 	struct sym_loc xframes[MAX_FRAMES];	/* (r->frames where none) */
 	const char *names[MAX_FRAMES];
 	char buf[8192], label[1024];
@@ -331,10 +330,11 @@ static bool same_function(const struct sym_loc *a, const struct sym_loc *b)
  * inlined at its address, innermost first, then the function itself (perf's append_inlines():
  * where DWARF names the function otherwise than the symbol table, a clone such as
  * chase.constprop.0, its DWARF name only, as inlined). A caller's return address is looked
- * up at the call (ip - 1), as the unwinder's callers are already. Returns how many frames;
- * *@nxp: how many of them come from frames [0, @np), *@n0: from frame 0.
+ * up at the call (ip - 1), as the unwinder's callers are already (frame 0 too when @moved:
+ * a caller's, --skid-caller). Returns how many frames; *@nxp: how many of them come from
+ * frames [0, @np), *@n0: from frame 0.
  */
-static size_t expand(struct symrep *r, enum symrep_inline mode, size_t nf, size_t np,
+static size_t expand(struct symrep *r, int mode, bool moved, size_t nf, size_t np,
 		     size_t *nxp, size_t *n0)
 {
 	const char *names[32];
@@ -349,7 +349,7 @@ static size_t expand(struct symrep *r, enum symrep_inline mode, size_t nf, size_
 
 		k = 0;
 		if (f->sym && f->dso && (mode == SYMREP_INLINE_ALL || f->unwound)) {
-			at.addr -= (i || r->moved) && !f->unwound && at.addr;
+			at.addr -= (i || moved) && !f->unwound && at.addr;
 			k = symbols__inlines(r->syms, &at, names, ARRAY_SIZE(names));
 		}
 		if (k && r->xf == r->frames) {	/* the first frame with inlines: copy those before */
@@ -630,7 +630,7 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 						   const char *comm, const struct sym_loc **self)
 {
 	unsigned int flags = r->flags;
-	size_t nf = 1, np, i, nx, nxp, n0;
+	size_t nf = 1, np, i, nx = 0, nxp = 0, n0 = 1;
 	const char *lab;
 	bool moved = false;
 	int ret = 0;
@@ -653,25 +653,19 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 		}
 	}
 	*self = &r->frames[0];
-	r->moved = moved;
 	np = path_frames(r, s, nf);
 	if (r->cfg.focus) {	/* inlined functions counted, whatever --inline says */
-		nx = expand(r, SYMREP_INLINE_ALL, nf, np, &nxp, &n0);
+		nx = expand(r, SYMREP_INLINE_ALL, moved, nf, np, &nxp, &n0);
 		for (i = 0; i < nx; i++)
 			r->names[i] = r->xf[i].sym;
 		ret = focus__add(r->cfg.focus, r->names, nx, n0, s->period) ?:
 		      focus_line(r, s, n0, moved);
 	}
+	/* what follows has callchains: rows by label without them are deferred (symrep__new) */
 	if (ret || (!r->folded && !(r->cfg.labels && idx < r->cfg.nr_events)))
 		return ret;
-	if (r->chains) {
-		nx = expand(r, r->cfg.inlines, nf, np, &nxp, &n0);
-	} else {
-		r->xf = r->frames;
-		nx = nf;
-		nxp = np;
-		n0 = 1;
-	}
+	if (!r->cfg.focus || r->cfg.inlines != SYMREP_INLINE_ALL)	/* not that one again */
+		nx = expand(r, r->cfg.inlines, moved, nf, np, &nxp, &n0);
 	if (r->folded)
 		ret = add_folded(r, comm, nx, s->period);
 	if (ret || !r->cfg.labels || idx >= r->cfg.nr_events)
