@@ -32,17 +32,20 @@ perf script -i "$TMP/d.data" 2>/dev/null | grep -qE " chase\+0x[0-9a-f]+ \(inlin
 # within A B D: |A - B| <= D
 within() { awk -v a="$1" -v b="$2" -v d="$3" 'BEGIN { x = a - b; exit !(x <= d && -x <= d) }'; }
 
-# the rows of a --children table of at least 0.1%, sorted: "CHILDREN SELF NAME" (equal
+# the rows of a --children table, sorted: "CHILDREN SELF NAME" (equal
 # shares come in another order in perf's, which puts a caller above its callee; below, a
 # sample in ld.so's assembly mprotect is __GI_mprotect (inlined) in perf's, whose addr2line
 # finds the assembler's DWARF function there, where libdw's lookup by address does not)
-rows() { awk '/^ +[0-9.]+% +[0-9.]+% / && $1 + 0 >= 0.1' | sed -E 's/^ +//; s/  +/ /g' | sort; }
-# the shares by name: perf 6.1 sometimes has one symbol twice (the program's _start as 19.84%
-# and 80.08% in one run under taskset -c 0, 99.92% in others), and equal names sum alike on
-# both sides; each sum within 0.02 (two rounded shares)
+rows() { awk '/^ +[0-9.]+% +[0-9.]+% /' | sed -E 's/^ +//; s/  +/ /g' | sort; }
+# the shares by name, of at least 0.5% (the program's rows: ld.so's start-up has a sample or
+# three, named otherwise where noted above): perf 6.1 sometimes has one symbol twice (the
+# program's _start as 19.84% and 80.08% in one run under taskset -c 0, 99.92% in others;
+# walk.isra.0 as 18.44% and a row below 0.1%), and equal names sum alike on both sides; each
+# sum within 0.02 (rounded shares)
 by_name() {
 	awk '{ c = $1; s = $2; sub("%", "", c); sub("%", "", s); $1 = $2 = ""; sub(/^ +/, "")
-	       ch[$0] += c; se[$0] += s } END { for (n in ch) printf "%s|%.2f|%.2f\n", n, ch[n], se[n] }' "$1" |
+	       ch[$0] += c; se[$0] += s }
+	     END { for (n in ch) if (ch[n] >= 0.5) printf "%s|%.2f|%.2f\n", n, ch[n], se[n] }' "$1" |
 		sort
 }
 children() { # FILE WHAT [OPTIONS]
