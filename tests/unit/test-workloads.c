@@ -524,9 +524,13 @@ START_TEST(test_phase_counts_scale)
 		big = count_cs("4000", modes[i], &dummy);
 		fprintf(stderr, "pipe %s: context switches 1000 rt %.0f, 4000 rt %.0f, whole run %.0f\n",
 			modes[i] ? "threads" : "processes", small, big, whole);
-		/* two tasks block once per round trip each: ~2 per round trip, nothing else */
-		ck_assert_msg(small >= 1000 && small <= 3000, "%g for 1000 round trips", small);
-		ck_assert_msg(big / small > 3.6 && big / small < 4.4, "%g vs %g", big, small);
+		/*
+		 * two tasks block at most once per round trip each: up to ~2 per round trip,
+		 * fewer where the reply comes before a reader sleeps (two CPUs: 1.55 a round
+		 * trip in one run, 1.85 in the one before it), so 4x the loops is 2.5-5.5x
+		 */
+		ck_assert_msg(small >= 500 && small <= 3000, "%g for 1000 round trips", small);
+		ck_assert_msg(big / small > 2.5 && big / small < 5.5, "%g vs %g", big, small);
 		/* the same run: set-up and teardown (forks, handshakes, joins) lie outside the phase */
 		ck_assert_msg(whole > small, "whole run %g, phase %g", whole, small);
 	}
