@@ -35,6 +35,9 @@ int parse_double(const char *s, double *out);
 /* "10ms", "2s", "1.5", "500us" -> nanoseconds; a bare number is seconds */
 int parse_duration_ns(const char *s, uint64_t *out);
 
+/* A 64-bit hash of @len bytes at @p, @seed mixed in: 8 bytes a step, for hash tables. */
+uint64_t hash_bytes(const void *p, size_t len, uint64_t seed);
+
 /* Monotonic clock in nanoseconds. */
 uint64_t now_ns(void);
 

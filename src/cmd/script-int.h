@@ -10,6 +10,7 @@
 
 #include <linux/perf_event.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "schedlens/stream.h"
@@ -59,5 +60,23 @@ static inline bool script_has(const struct script_fields *f, const struct perf_e
 {
 	return f->out[script_output_type(a->type)].fields & field;
 }
+
+/*
+ * Tracepoint payloads as text (script-trace.c): libtraceevent's TEP_PRINT_INFO of a record,
+ * kept per event and payload where the text depends on the payload alone, up to @max_bytes.
+ */
+struct tep_handle;
+struct tep_record;
+struct trace_seq;
+struct trace_memo;
+
+struct trace_memo *trace_memo__new(size_t max_bytes);
+void trace_memo__delete(struct trace_memo *m);
+/*
+ * The text of @rec (NUL-terminated, valid until the next call), printed into @ts where the
+ * memo has none; with @m NULL always printed.
+ */
+const char *trace_memo__print(struct trace_memo *m, struct tep_handle *tep,
+			      struct trace_seq *ts, struct tep_record *rec);
 
 #endif

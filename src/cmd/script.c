@@ -6,9 +6,11 @@
  * (script-fields.c), and with --all the other records too.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <event-parse.h>
 #include <trace-seq.h>
@@ -27,6 +29,7 @@
 
 #define MAX_UNWOUND 127		/* perf's default callchain depth */
 #define MAX_INLINES 64
+#define SCRIPT_TRACE_MEMO_BYTES (32u << 20)
 
 struct script_opts {
 	const char *input;
@@ -50,6 +53,7 @@ struct script {
 	const struct stream_info *info;
 	struct threads *threads;
 	struct trace_seq ts;
+	struct trace_memo *memo;	/* tracepoint payloads printed before */
 	struct kallsyms *ksyms;		/* for %pS in tracepoints (symbols__pick_kallsyms()) */
 	struct symbols *syms;		/* the sym field: report's symbols, the same input rules */
 	struct tmap kallsyms_map;	/* the kernel's, as far as its kallsyms goes */
@@ -132,10 +136,142 @@ static int sc_begin(void *ctx, const struct stream_info *info)
 	return 0;
 }
 
+/*
+ * Output: perf script prints millions of lines, and printf's format parsing and stdio's
+ * per-call work were most of script's time, so the fields are formatted here into one
+ * buffer, handed to stdout when full and at the end
+ */
+static struct {
+	char buf[1 << 18];
+	size_t len;
+	bool failed;		/* stdout took less than it was given */
+} outb;
+
+static void out_flush(void)
+{
+	if (outb.len && fwrite(outb.buf, 1, outb.len, stdout) != outb.len)
+		outb.failed = true;
+	outb.len = 0;
+}
+
+static void out_write(const char *p, size_t n)
+{
+	if (outb.len + n > sizeof(outb.buf)) {
+		out_flush();
+		if (n > sizeof(outb.buf)) {
+			if (fwrite(p, 1, n, stdout) != n)
+				outb.failed = true;
+			return;
+		}
+	}
+	memcpy(outb.buf + outb.len, p, n);
+	outb.len += n;
+}
+
+static void out_c(char c)
+{
+	if (outb.len == sizeof(outb.buf))
+		out_flush();
+	outb.buf[outb.len++] = c;
+}
+
+static void out_str(const char *str)
+{
+	out_write(str, strlen(str));
+}
+
+static void out_chars(char c, int n)
+{
+	while (n-- > 0)
+		out_c(c);
+}
+
+static __attribute__((format(printf, 1, 2))) void out_fmt(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof(buf)) {
+		out_write(buf, n);
+		return;
+	}
+	out_flush();
+	va_start(ap, fmt);
+	if (vfprintf(stdout, fmt, ap) < 0)
+		outb.failed = true;
+	va_end(ap);
+}
+
+/* %*s (@width > 0) and %-*s (@width < 0) */
+static void out_pad(const char *str, int width)
+{
+	int n = (int)strlen(str);
+
+	if (width > 0)
+		out_chars(' ', width - n);
+	out_write(str, n);
+	if (width < 0)
+		out_chars(' ', -width - n);
+}
+
+/* @v's digits, at least @digits of them (zeros before), ending at @end */
+static char *fmt_num(uint64_t v, bool hex, int digits, char *end)
+{
+	char *p = end;
+
+	if (hex) {
+		do {
+			*--p = "0123456789abcdef"[v & 15];
+			v >>= 4;
+		} while (v);
+	} else {
+		do {
+			*--p = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+	}
+	while (end - p < digits)
+		*--p = '0';
+	return p;
+}
+
+/* @v in base 10 or 16 (lower case), at least @digits digits, in @width (< 0: left) */
+static void out_num(uint64_t v, bool hex, int digits, int width)
+{
+	char buf[48], *end = buf + 24, *p = fmt_num(v, hex, digits, end);
+
+	while (width > 0 && end - p < width)
+		*--p = ' ';
+	while (width < 0 && end - p < -width)
+		*end++ = ' ';
+	out_write(p, end - p);
+}
+
+/* %*d and %-*d */
+static void out_int(int v, int width)
+{
+	char buf[16];
+
+	if (v >= 0) {
+		out_num((uint64_t)v, false, 1, width);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%d", v);
+	out_pad(buf, width);
+}
+
 static void print_time(uint64_t t)
 {
-	printf("%5llu.%06llu: ", (unsigned long long)(t / 1000000000),
-	       (unsigned long long)(t % 1000000000 / 1000));
+	out_num(t / 1000000000, false, 1, 5);
+	out_c('.');
+	out_num(t % 1000000000 / 1000, false, 6, 0);
+	out_str(": ");
 }
 
 /*
@@ -260,12 +396,16 @@ static void print_sym(const struct sym_loc *l, const char *name, uint32_t fields
 {
 	if (!(fields & SF_SYM))
 		return;
-	if (!l->sym)
-		fputs(" [unknown]", stdout);
-	else if (fields & SF_SYMOFF)
-		printf(" %s+0x%llx", name, (unsigned long long)(l->addr - l->sym_start));
-	else
-		printf(" %s", name);
+	if (!l->sym) {
+		out_str(" [unknown]");
+		return;
+	}
+	out_c(' ');
+	out_str(name);
+	if (fields & SF_SYMOFF) {
+		out_str("+0x");
+		out_num(l->addr - l->sym_start, true, 1, 0);
+	}
 }
 
 /*
@@ -295,17 +435,21 @@ static void print_addr(struct script *s, const struct stream_sample *x, uint64_t
 	for (i = 0; i < (n ? n : 1); i++) {
 		bool inlined = n && strcmp(names[i], loc.sym);
 
-		if (fields & SF_IP)
-			printf(callchain ? "\t%16llx" : "%16llx",
-			       (unsigned long long)(callchain && al.map && al.level != 'k' ? al.addr :
-						    addr));
+		if (fields & SF_IP) {
+			if (callchain)
+				out_c('\t');
+			out_num(callchain && al.map && al.level != 'k' ? al.addr : addr, true, 1, 16);
+		}
 		print_sym(&loc, n ? names[i] : loc.sym, fields);
-		if ((fields & SF_DSO) && !inlined)
-			printf(" (%s)", dso_name(s, &al));
+		if ((fields & SF_DSO) && !inlined) {
+			out_str(" (");
+			out_str(dso_name(s, &al));
+			out_c(')');
+		}
 		if (inlined)
-			fputs(" (inlined)", stdout);
+			out_str(" (inlined)");
 		if (i + 1 < n)
-			putchar('\n');
+			out_c('\n');
 	}
 }
 
@@ -333,7 +477,7 @@ static void print_callchain(struct script *s, const struct stream_sample *x)
 	uint64_t i, ips[MAX_UNWOUND];
 	int n;
 
-	putchar('\n');
+	out_c('\n');
 	for (i = 0; i < x->nr_callchain; i++) {
 		uint64_t ip = x->callchain[i];
 
@@ -345,7 +489,7 @@ static void print_callchain(struct script *s, const struct stream_sample *x)
 			continue;
 		}
 		print_addr(s, x, ip, misc | mode, true, s->o->inline_frames);
-		putchar('\n');
+		out_c('\n');
 	}
 	/* the user part of a --call-graph dwarf sample: unwound from its registers and stack */
 	if (!has_user_stack(x) || !s->uw)
@@ -353,7 +497,7 @@ static void print_callchain(struct script *s, const struct stream_sample *x)
 	n = unwinder__unwind(s->uw, x, s->gen, ips, MAX_UNWOUND);
 	for (i = 0; n > 0 && i < (uint64_t)n; i++) {
 		print_addr(s, x, ips[i], misc | PERF_RECORD_MISC_USER, true, true);
-		putchar('\n');
+		out_c('\n');
 	}
 }
 
@@ -363,17 +507,25 @@ static void print_start(const struct script *s, const struct stream_sample *x,
 {
 	const struct perf_event_attr *a = &x->evsel->attr;
 
-	if (fields & SF_COMM)
-		printf((fields & SF_IP) && (a->sample_type & PERF_SAMPLE_CALLCHAIN) &&
-		       s->f.use_callchain ? "%s " : "%16s ", comm);
-	if ((fields & SF_PID) && (fields & SF_TID))
-		printf("%5d/%-5d ", (int)x->pid, (int)x->tid);
-	else if (fields & SF_PID)
-		printf("%5d ", (int)x->pid);
-	else if (fields & SF_TID)
-		printf("%5d ", (int)x->tid);
-	if (fields & SF_CPU)
-		printf("[%03u] ", x->cpu);
+	if (fields & SF_COMM) {
+		out_pad(comm, (fields & SF_IP) && (a->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+			s->f.use_callchain ? 0 : 16);
+		out_c(' ');
+	}
+	if ((fields & SF_PID) && (fields & SF_TID)) {
+		out_int((int)x->pid, 5);
+		out_c('/');
+		out_int((int)x->tid, -5);
+		out_c(' ');
+	} else if (fields & (SF_PID | SF_TID)) {
+		out_int((int)(fields & SF_PID ? x->pid : x->tid), 5);
+		out_c(' ');
+	}
+	if (fields & SF_CPU) {
+		out_c('[');
+		out_num(x->cpu, false, 3, 0);
+		out_str("] ");
+	}
 	if (fields & SF_TIME)
 		print_time(x->time);
 }
@@ -386,7 +538,7 @@ static void print_sample_addr(struct script *s, const struct stream_sample *x, u
 	struct sym_loc loc = { 0 };
 	struct taddr al;
 
-	printf("%16llx", (unsigned long long)x->addr);
+	out_fmt("%16llx", (unsigned long long)x->addr);
 	if (a->type != PERF_TYPE_SOFTWARE || (a->config != PERF_COUNT_SW_PAGE_FAULTS &&
 					      a->config != PERF_COUNT_SW_PAGE_FAULTS_MIN &&
 					      a->config != PERF_COUNT_SW_PAGE_FAULTS_MAJ))
@@ -404,7 +556,7 @@ static void print_sample_addr(struct script *s, const struct stream_sample *x, u
 		symbols__resolve(s->syms, x->pid, x->addr, mode, 0, &loc);
 	print_sym(&loc, loc.sym, fields);
 	if (fields & SF_DSO)
-		printf(" (%s)", dso_name(s, &al));
+		out_fmt(" (%s)", dso_name(s, &al));
 }
 
 static void print_data_src(struct script *s, uint64_t data_src)
@@ -418,7 +570,7 @@ static void print_data_src(struct script *s, uint64_t data_src)
 		n = 99;
 	if (n > s->data_src_width)
 		s->data_src_width = n;
-	printf("%-*s", s->data_src_width, out);
+	out_fmt("%-*s", s->data_src_width, out);
 }
 
 static void print_trace(struct script *s, const struct stream_sample *x)
@@ -426,10 +578,7 @@ static void print_trace(struct script *s, const struct stream_sample *x)
 	struct tep_record rec = { .ts = x->time, .cpu = x->cpu, .size = x->raw_size,
 				  .data = (void *)x->raw };
 
-	trace_seq_reset(&s->ts);
-	tep_print_event(s->info->tep, &s->ts, &rec, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(&s->ts);
-	fputs(s->ts.buffer, stdout);
+	out_str(trace_memo__print(s->memo, s->info->tep, &s->ts, &rec));
 }
 
 /* perf script's process_event(): the fields in its order */
@@ -447,11 +596,14 @@ static int sc_sample(void *ctx, const struct stream_sample *x)
 		return -ENOMEM;
 	print_start(s, x, al.comm, fields);
 	/* a period not sampled is the attr's (perf record -c leaves PERIOD out) */
-	if (fields & SF_PERIOD)
-		printf("%10llu ", (unsigned long long)(st & PERF_SAMPLE_PERIOD ?
-						       x->period : e->attr.sample_period));
-	if (fields & SF_EVNAME)
-		printf("%*s: ", s->name_width, e->name);
+	if (fields & SF_PERIOD) {
+		out_num(st & PERF_SAMPLE_PERIOD ? x->period : e->attr.sample_period, false, 1, 10);
+		out_c(' ');
+	}
+	if (fields & SF_EVNAME) {
+		out_pad(e->name, s->name_width);
+		out_str(": ");
+	}
 	if ((fields & SF_TRACE) && x->raw && e->tp && s->info->tep)
 		print_trace(s, x);
 	if (fields & SF_ADDR)
@@ -460,17 +612,17 @@ static int sc_sample(void *ctx, const struct stream_sample *x)
 		print_data_src(s, x->data_src);
 	/* perf's x86 build reads a WEIGHT_STRUCT's first 32 bits as the weight */
 	if (fields & SF_WEIGHT)
-		printf("%16llu", (unsigned long long)(st & PERF_SAMPLE_WEIGHT ? x->weight :
+		out_fmt("%16llu", (unsigned long long)(st & PERF_SAMPLE_WEIGHT ? x->weight :
 						      (uint32_t)x->weight));
 	if (fields & SF_IP) {
 		if (s->f.use_callchain && (st & PERF_SAMPLE_CALLCHAIN)) {
 			print_callchain(s, x);
 		} else {
-			putchar(' ');
+			out_c(' ');
 			print_addr(s, x, x->ip, x->misc, false, false);
 		}
 	}
-	putchar('\n');
+	out_c('\n');
 	return 0;
 }
 
@@ -480,10 +632,10 @@ static int sc_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm, bool
 	struct script *s = ctx;
 
 	if (s->o->all) {
-		printf("%16s %5u ", comm, tid);
+		out_fmt("%16s %5u ", comm, tid);
 		if (time != ~0ULL)
 			print_time(time);
-		printf("PERF_RECORD_COMM%s: %s:%u/%u\n", exec ? " exec" : "", comm, pid, tid);
+		out_fmt("PERF_RECORD_COMM%s: %s:%u/%u\n", exec ? " exec" : "", comm, pid, tid);
 	}
 	s->gen += exec;
 	return threads__comm(s->threads, pid, tid, comm, exec);
@@ -494,10 +646,10 @@ static int sc_mmap(void *ctx, const struct stream_mmap *m)
 	struct script *s = ctx;
 
 	if (s->o->all) {
-		printf("%16s %5u ", "", m->tid);
+		out_fmt("%16s %5u ", "", m->tid);
 		if (m->time != ~0ULL)
 			print_time(m->time);
-		printf("PERF_RECORD_MMAP %d/%d: [%#llx(%#llx) @ %#llx]: %s\n", (int)m->pid,
+		out_fmt("PERF_RECORD_MMAP %d/%d: [%#llx(%#llx) @ %#llx]: %s\n", (int)m->pid,
 		       (int)m->tid, (unsigned long long)m->start, (unsigned long long)m->len,
 		       (unsigned long long)m->pgoff, m->filename);
 	}
@@ -510,9 +662,9 @@ static int sc_task(void *ctx, const struct stream_task *t)
 	struct script *s = ctx;
 
 	if (s->o->all) {
-		printf("%16s %5u ", "", t->tid);
+		out_fmt("%16s %5u ", "", t->tid);
 		print_time(t->time);
-		printf("PERF_RECORD_%s(%u:%u):(%u:%u)\n", t->fork ? "FORK" : "EXIT", t->pid, t->tid,
+		out_fmt("PERF_RECORD_%s(%u:%u):(%u:%u)\n", t->fork ? "FORK" : "EXIT", t->pid, t->tid,
 		       t->ppid, t->ptid);
 	}
 	s->gen++;
@@ -534,7 +686,7 @@ static int sc_raw(void *ctx, const struct perf_event_header *h, const void *rec)
 		return 0;
 	default:
 		name = perf_record__name(h->type);
-		printf("%16s %5s PERF_RECORD_%s size %u\n", "", "", name ?: "UNKNOWN", h->size);
+		out_fmt("%16s %5s PERF_RECORD_%s size %u\n", "", "", name ?: "UNKNOWN", h->size);
 		return 0;
 	}
 }
@@ -550,6 +702,9 @@ static int run_script(const struct script_opts *o)
 	size_t i;
 	int ret;
 
+	/* a file or a pipe: written in large blocks, as nothing reads it line by line */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOFBF, 1 << 18);
 	s.threads = threads__new();
 	s.uw = unwinder__new(find_map, &s);
 	if (!s.threads || !s.uw) {
@@ -560,11 +715,13 @@ static int run_script(const struct script_opts *o)
 	if (ret)
 		goto out_delete;
 	trace_seq_init(&s.ts);
+	s.memo = trace_memo__new(SCRIPT_TRACE_MEMO_BYTES);	/* NULL: printed each time */
 	s.err = &err;
 	cmd_progress__attach(&progress, s.file, o->input);
 	ret = perf_file__run(s.file, &ops, &err);
 	cmd_progress__end(&progress);
 	trace_seq_destroy(&s.ts);
+	trace_memo__delete(s.memo);
 	perf_file__delete(s.file);
 	kallsyms__delete(s.ksyms);
 	if (s.syms)
@@ -578,7 +735,8 @@ static int run_script(const struct script_opts *o)
 out_delete:
 	unwinder__delete(s.uw);
 	threads__delete(s.threads);
-	if (fflush(stdout) && !ret)
+	out_flush();
+	if ((fflush(stdout) || outb.failed) && !ret)
 		ret = -EIO;
 	if (ret < 0)
 		fprintf(stderr, "schedlens script: %s\n", err.msg[0] ? err.msg : strerror(-ret));

@@ -117,6 +117,22 @@ int parse_duration_ns(const char *s, uint64_t *out)
 	return -EINVAL;
 }
 
+uint64_t hash_bytes(const void *p, size_t len, uint64_t seed)
+{
+	const unsigned char *s = p;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ seed ^ len, w;
+
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, len);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	return h ^ h >> 29;
+}
+
 uint64_t now_ns(void)
 {
 	struct timespec ts;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "schedlens/symstacks.h"
+#include "schedlens/util.h"
 
 struct sym_stacks {
 	struct sym_stack *v;		/* open addressing, key NULL: empty */
@@ -15,20 +16,10 @@ struct sym_stacks {
 	struct sym_stack *sorted;
 };
 
-/* keys are call paths hundreds of bytes long, hashed for every sample: 8 bytes a step */
+/* keys are call paths hundreds of bytes long, hashed for every sample */
 static uint64_t str_hash(const char *s, size_t len)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
-
-	for (; len >= 8; s += 8, len -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	w = 0;
-	memcpy(&w, s, len);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-	return h ^ h >> 29;
+	return hash_bytes(s, len, 0);
 }
 
 /* the slot of @key (of @len bytes, hash @h): where it is, or the free one it would take */

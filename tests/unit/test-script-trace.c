@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * script's tracepoint text memo (src/cmd/script-trace.c): the text is libtraceevent's for
+ * every record, taken from the memo only where it cannot differ (the same payload of an
+ * event whose print format reads no common field), and the bound holds.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+#include <trace-seq.h>
+
+#include "../../src/cmd/script-int.h"
+
+#define COMMON "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	       "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	       "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	       "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+static const char *const formats[] = {
+	"name: waking\nID: 1\nformat:\n" COMMON
+	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int target_cpu;\toffset:28;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"comm=%s pid=%d target_cpu=%03d\", REC->comm, REC->pid, REC->target_cpu\n",
+	/* reads a common field: never from the memo */
+	"name: mine\nID: 2\nformat:\n" COMMON
+	"\tfield:int v;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"v=%d by %d\", REC->v, REC->common_pid\n",
+	/* flags and a ternary, as sched_switch's prev_state */
+	"name: state\nID: 3\nformat:\n" COMMON
+	"\tfield:long s;\toffset:8;\tsize:8;\tsigned:1;\n\n"
+	"print fmt: \"s=%s%s\", (REC->s & 3) ? __print_flags(REC->s & 3, \"|\", { 1, \"S\" }, "
+	"{ 2, \"D\" }) : \"R\", REC->s & 4 ? \"+\" : \"\"\n",
+};
+
+struct rec {
+	uint16_t type;
+	uint8_t flags, preempt;
+	int32_t common_pid;
+	union {
+		struct {
+			char comm[16];
+			int32_t pid, target_cpu;
+		} w;
+		int32_t v;
+		int64_t s;
+	};
+};
+
+static struct tep_handle *tep_new(void)
+{
+	struct tep_handle *tep = tep_alloc();
+	size_t i;
+
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		ck_assert_int_eq(tep_parse_event(tep, formats[i], strlen(formats[i]), "t"), 0);
+	return tep;
+}
+
+/* the memo's text of @r, and libtraceevent's own, equal */
+static const char *check(struct trace_memo *m, struct tep_handle *tep, struct rec *r)
+{
+	static char got[256];
+	struct tep_record tr = { .size = sizeof(*r), .data = r };
+	struct trace_seq ts, ref;
+
+	trace_seq_init(&ts);
+	trace_seq_init(&ref);
+	snprintf(got, sizeof(got), "%s", trace_memo__print(m, tep, &ts, &tr));
+	tep_print_event(tep, &ref, &tr, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&ref);
+	ck_assert_str_eq(got, ref.buffer);
+	trace_seq_destroy(&ts);
+	trace_seq_destroy(&ref);
+	return got;
+}
+
+START_TEST(test_memo_equals_tep)
+{
+	struct tep_handle *tep = tep_new();
+	struct trace_memo *m = trace_memo__new(1 << 20);
+	struct rec r = { .type = 1, .common_pid = 10 };
+	int i;
+
+	memcpy(r.w.comm, "hackbench", 10);
+	r.w.pid = 42;
+	r.w.target_cpu = 1;
+	ck_assert_str_eq(check(m, tep, &r), "comm=hackbench pid=42 target_cpu=001");
+	r.common_pid = 11;		/* another waker, the same payload */
+	r.flags = 3;
+	ck_assert_str_eq(check(m, tep, &r), "comm=hackbench pid=42 target_cpu=001");
+	r.w.pid = 43;
+	ck_assert_str_eq(check(m, tep, &r), "comm=hackbench pid=43 target_cpu=001");
+
+	memset(&r, 0, sizeof(r));
+	r.type = 2;
+	r.common_pid = 7;
+	r.v = 5;
+	ck_assert_str_eq(check(m, tep, &r), "v=5 by 7");
+	r.common_pid = 8;		/* same payload, another common_pid: printed again */
+	ck_assert_str_eq(check(m, tep, &r), "v=5 by 8");
+
+	memset(&r, 0, sizeof(r));
+	r.type = 3;
+	for (i = 0; i < 16; i++) {	/* each value twice: printed, then from the memo */
+		r.s = i % 8;
+		check(m, tep, &r);
+	}
+	r.s = 6;
+	ck_assert_str_eq(check(m, tep, &r), "s=D+");
+	r.s = 0;
+	ck_assert_str_eq(check(m, tep, &r), "s=R");
+	trace_memo__delete(m);
+	tep_free(tep);
+}
+END_TEST
+
+START_TEST(test_memo_bound)
+{
+	struct tep_handle *tep = tep_new();
+	struct trace_memo *m = trace_memo__new(256);	/* room for a few texts only */
+	struct rec r = { .type = 1 };
+	int i;
+
+	memcpy(r.w.comm, "t", 2);
+	for (i = 0; i < 5000; i++) {	/* past the bound, and past the table's first size */
+		char want[64];
+
+		r.w.pid = i % 2500;
+		snprintf(want, sizeof(want), "comm=t pid=%d target_cpu=000", i % 2500);
+		ck_assert_str_eq(check(m, tep, &r), want);
+	}
+	trace_memo__delete(m);
+	m = trace_memo__new(64u << 20);
+	for (i = 0; i < 5000; i++) {
+		r.w.pid = i % 2500;
+		check(m, tep, &r);
+	}
+	trace_memo__delete(m);
+	r.w.pid = 1;
+	check(NULL, tep, &r);		/* no memo: printed */
+	tep_free(tep);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("script-trace");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int nf;
+
+	tcase_add_test(tc, test_memo_equals_tep);
+	tcase_add_test(tc, test_memo_bound);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+}
