@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
 
 #include "schedlens/unwind.h"
 
@@ -172,6 +173,50 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	return DWARF_CB_OK;
 }
 
+/*
+ * A separate debug file serves a walk through its .debug_frame alone: the fallback where a
+ * pc has no .eh_frame entry (a stack cut short, a frame of garbage). Distributions' debug
+ * files have none, and libdw decompresses all of a file's DWARF when it opens it, for
+ * each process the walk reaches the DSO in, so a debug file without one is not taken and
+ * the walk goes on as without debug files.
+ */
+static bool has_debug_frame(int fd)
+{
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf_Scn *scn = NULL;
+	bool found = false;
+	size_t shstrndx;
+
+	if (elf && !elf_getshdrstrndx(elf, &shstrndx)) {
+		while (!found && (scn = elf_nextscn(elf, scn))) {
+			const char *name;
+			GElf_Shdr sh;
+
+			found = gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
+				(name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
+				(!strcmp(name, ".debug_frame") || !strcmp(name, ".zdebug_frame"));
+		}
+	}
+	elf_end(elf);
+	return found;
+}
+
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	int fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+					      debuglink_file, debuglink_crc,
+					      debuginfo_file_name);
+
+	if (fd < 0 || has_debug_frame(fd))
+		return fd;
+	close(fd);
+	free(*debuginfo_file_name);
+	*debuginfo_file_name = NULL;
+	return -1;
+}
+
 struct unwinder *unwinder__new(unwind_find_map_fn find_map, void *ctx)
 {
 	struct unwinder *u = calloc(1, sizeof(*u));
@@ -181,7 +226,7 @@ struct unwinder *unwinder__new(unwind_find_map_fn find_map, void *ctx)
 	u->find_map = find_map;
 	u->ctx = ctx;
 	u->cb.find_elf = dwfl_build_id_find_elf;
-	u->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	u->cb.find_debuginfo = find_debuginfo;
 	u->cb.section_address = dwfl_offline_section_address;
 	u->cb.debuginfo_path = &u->debuginfo_path;
 	return u;
