@@ -19,6 +19,16 @@ struct sym_stack {
 
 struct sym_stacks;
 
+/* a key with its length and hash, for a caller that adds the same key often */
+struct sym_key {
+	const char *str;
+	size_t len;
+	uint64_t hash;
+};
+
+/* @str's length and hash into @k (which points at @str: it must live as long as @k) */
+void sym_key__set(struct sym_key *k, const char *str);
+
 struct sym_stacks *sym_stacks__new(void);
 void sym_stacks__delete(struct sym_stacks *st);
 int sym_stacks__add(struct sym_stacks *st, const char *key, uint64_t period);
@@ -27,6 +37,9 @@ int sym_stacks__add_n(struct sym_stacks *st, const char *key, uint64_t nr_sample
 /* one sample with a depth (report's rows: how deep the callchain under them is) and thread */
 int sym_stacks__add_depth(struct sym_stacks *st, const char *key, uint64_t period,
 			  uint32_t depth, int32_t tid);
+/* sym_stacks__add_depth() by a sym_key */
+int sym_stacks__add_key(struct sym_stacks *st, const struct sym_key *k, uint64_t period,
+			uint32_t depth, int32_t tid);
 /* the entry for @key, or NULL */
 const struct sym_stack *sym_stacks__get(const struct sym_stacks *st, const char *key);
 /* by period descending, then key; valid until the next add */

@@ -390,14 +390,15 @@ static int cmp_label_row(const void *a, const void *b, void *ctx)
 
 /*
  * The rows of event @idx and the @n - 1 members of its group after it: every label any of
- * them has, by the first one's period, then each next one's, then by label (for one event,
- * sym_stacks__sorted()'s order). 0 or -ENOMEM.
+ * them has, by the first one's period, then each next one's, then by label (for one event
+ * without --children, sym_stacks__sorted()'s order). 0 or -ENOMEM.
  */
 static int label_rows(struct report *r, size_t idx, size_t n, struct label_rows *lr)
 {
 	bool children = r->o->sym.children;
 	struct sym_stacks *st[REPORT_MAX_MEMBERS], *self[REPORT_MAX_MEMBERS];
 	size_t m, k, i, nr, total = 0;
+	bool tie;
 
 	*lr = (struct label_rows){ .nr_members = n, .order = 2 };
 	if (children)
@@ -406,17 +407,26 @@ static int label_rows(struct report *r, size_t idx, size_t n, struct label_rows 
 	for (m = 0; m < n; m++) {
 		st[m] = symrep__rows(r->symrep, idx + m, children);
 		self[m] = symrep__rows(r->symrep, idx + m, false);
-		sym_stacks__sorted(st[m], &nr);
+		sym_stacks__slots(st[m], &nr);
 		total += nr;
 	}
+	/*
+	 * cmp_label_row's order is total but for the depths of one thread's rows (callers
+	 * above callees, not transitive with the rest): there the sort starts from
+	 * sym_stacks__sorted()'s order, as it did from perf's, elsewhere from any
+	 */
+	tie = lr->order == 1 || lr->order == -1;
 	lr->v = calloc(total ?: 1, sizeof(*lr->v));
 	lr->vals = calloc((total ?: 1) * 3 * n, sizeof(*lr->vals));
 	if (!lr->v || !lr->vals)
 		return -ENOMEM;
 	for (m = 0; m < n; m++) {
-		const struct sym_stack *v = sym_stacks__sorted(st[m], &nr);
+		const struct sym_stack *v = tie ? sym_stacks__sorted(st[m], &nr) :
+						  sym_stacks__slots(st[m], &nr);
 
 		for (i = 0; v && i < nr; i++) {
+			if (!v[i].key)
+				continue;
 			for (k = 0; k < m && !sym_stacks__get(st[k], v[i].key); k++)
 				;
 			if (k == m)	/* not in an earlier member */

@@ -10,7 +10,7 @@
 #include "schedlens/symrep.h"
 
 #define MAX_FRAMES 128
-#define LABEL_MEMO 1024
+#define LABEL_MEMO 8192
 
 /*
  * Without callchains, samples are counted by the address sampled (pid, ip, mode, the address
@@ -46,6 +46,7 @@ struct symrep {
 		uint64_t start;
 		bool inlined, kernel;
 		char *label;
+		struct sym_key key;	/* of label */
 	} *lmemo;		/* NULL: labels hold keys of the sample (pid, cpu, line) */
 	bool defer, finished, comm_key, pid_key, cpu_key;
 	unsigned int flags;	/* SYM_LINES when a key is the source line */
@@ -57,6 +58,7 @@ struct symrep {
 	struct sym_loc xframes[MAX_FRAMES];	/* (r->frames where none) */
 	const char *names[MAX_FRAMES];
 	char buf[8192], label[1024];
+	struct sym_key label_key;		/* of label */
 };
 
 struct symrep *symrep__new(struct symbols *syms, const struct symrep_config *cfg)
@@ -241,46 +243,54 @@ static void label(struct symrep *r, const struct sym_loc *f, uint32_t pid, uint3
 }
 
 /*
- * The label of frame @f of a sample (r->label, or the memo's copy): a frame's label depends on
- * its function (name and start), DSO and comm alone unless a key is the sample's pid, cpu or
- * line, and those few are built once.
+ * The label of frame @f of a sample (r->label, or the memo's copy) with its length and hash:
+ * a frame's label depends on its function (name and start; without one, its address), DSO
+ * and comm alone unless a key is the sample's pid, cpu or line, and those few are built once.
  */
-static const char *frame_label(struct symrep *r, const struct sym_loc *f, uint32_t pid,
-			       uint32_t cpu, const char *comm)
+static const struct sym_key *frame_label(struct symrep *r, const struct sym_loc *f,
+					 uint32_t pid, uint32_t cpu, const char *comm)
 {
+	uint64_t at = f->sym ? f->sym_start : f->addr;	/* an unknown one's label is its address */
 	struct label_memo *m;
 	size_t h;
 
-	if (!r->lmemo || !f->sym) {
+	if (!r->lmemo) {
 		label(r, f, pid, cpu, comm, r->label, sizeof(r->label));
-		return r->label;
+		sym_key__set(&r->label_key, r->label);
+		return &r->label_key;
 	}
 	h = ((uintptr_t)f->sym >> 3) ^ ((uintptr_t)f->sym >> 13) ^ ((uintptr_t)comm >> 5) ^
-	    ((uintptr_t)f->dso >> 7) ^ f->sym_start ^ f->inlined;
+	    ((uintptr_t)f->dso >> 7) ^ at ^ (at >> 12) ^ f->inlined;
+	h ^= h >> 16;
 	m = &r->lmemo[h & (LABEL_MEMO - 1)];
 	if (m->label && m->sym == f->sym && m->comm == comm && m->dso == f->dso &&
-	    m->start == f->sym_start && m->inlined == f->inlined && m->kernel == f->kernel)
-		return m->label;
+	    m->start == at && m->inlined == f->inlined && m->kernel == f->kernel)
+		return &m->key;
 	label(r, f, pid, cpu, comm, r->label, sizeof(r->label));
 	free(m->label);
-	*m = (struct label_memo){ f->sym, comm, f->dso, f->sym_start, f->inlined, f->kernel,
-				  strdup(r->label) };
-	return m->label ? m->label : r->label;
+	*m = (struct label_memo){ f->sym, comm, f->dso, at, f->inlined, f->kernel,
+				  strdup(r->label), { NULL, 0, 0 } };
+	if (!m->label) {
+		sym_key__set(&r->label_key, r->label);
+		return &r->label_key;
+	}
+	sym_key__set(&m->key, m->label);
+	return &m->key;
 }
 
 /*
  * The frames of a call path: for SYMREP_GRAPH_CALLER frames @hi down to @lo, for
  * SYMREP_GRAPH_CALLEE @lo up to @hi (frame 0 is the sampled one).
  */
-static int add_path(struct symrep *r, struct sym_stacks *paths, const char *lab, size_t lo,
-		    size_t hi, uint64_t period)
+static int add_path(struct symrep *r, struct sym_stacks *paths, const struct sym_key *lab,
+		    size_t lo, size_t hi, uint64_t period)
 {
 	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE;
-	size_t n = strlen(lab), i;
+	size_t n = lab->len, i;
 
 	if (n + 2 >= sizeof(r->buf))
 		return 0;
-	memcpy(r->buf, lab, n);
+	memcpy(r->buf, lab->str, n);
 	r->buf[n++] = SYMREP_PATH_SEP;
 	r->buf[n] = '\0';
 	for (i = 0; i <= hi - lo && n < sizeof(r->buf) - 1; i++) {
@@ -388,12 +398,12 @@ static int add_children(struct symrep *r, const struct stream_sample *s, const c
 {
 	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE;
 	const struct sym_loc *self = &r->frames[0];
-	const char *lab;
+	const struct sym_key *lab;
 	size_t i, j;
 	int ret;
 
 	/* the sampled function, even where only its DWARF name is a frame (a clone) */
-	ret = sym_stacks__add_depth(st, frame_label(r, self, s->pid, s->cpu, comm), s->period,
+	ret = sym_stacks__add_key(st, frame_label(r, self, s->pid, s->cpu, comm), s->period,
 				    (uint32_t)np, (int32_t)s->tid);
 	for (i = 0; i < nf && !ret; i++) {
 		const struct sym_loc *f = &r->xf[i];
@@ -410,7 +420,7 @@ static int add_children(struct symrep *r, const struct stream_sample *s, const c
 		/* perf's depth of the entry's callchain: from it to the outermost frame (callee
 		 * order) or to the sampled one (caller order) */
 		if (!seen)
-			ret = sym_stacks__add_depth(st, lab, s->period,
+			ret = sym_stacks__add_key(st, lab, s->period,
 						    (uint32_t)(i >= np ? 0 : callee ? np - i : i + 1),
 						    (int32_t)s->tid);
 		if (!ret && path)
@@ -631,7 +641,7 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 {
 	unsigned int flags = r->flags;
 	size_t nf = 1, np, i, nx = 0, nxp = 0, n0 = 1;
-	const char *lab;
+	const struct sym_key *lab;
 	bool moved = false;
 	int ret = 0;
 
@@ -671,7 +681,7 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 	if (ret || !r->cfg.labels || idx >= r->cfg.nr_events)
 		return ret;
 	lab = frame_label(r, &r->frames[0], s->pid, s->cpu, comm);
-	ret = sym_stacks__add(r->self[idx], lab, s->period);
+	ret = sym_stacks__add_key(r->self[idx], lab, s->period, 0, -1);
 	if (!ret && r->paths && nxp)
 		ret = add_path(r, r->paths[idx], lab, 0, nxp - 1, s->period);
 	if (!ret && r->children[idx])

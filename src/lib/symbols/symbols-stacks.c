@@ -97,26 +97,40 @@ int sym_stacks__add(struct sym_stacks *st, const char *key, uint64_t period)
 	return sym_stacks__add_n(st, key, 1, period);
 }
 
-/* the entry of @key, made (with @tid) when there is none; NULL on ENOMEM */
-static struct sym_stack *entry(struct sym_stacks *st, const char *key, int32_t tid)
+void sym_key__set(struct sym_key *k, const char *str)
 {
-	size_t len = strlen(key), i;
-	uint64_t h = str_hash(key, len);
+	k->str = str;
+	k->len = strlen(str);
+	k->hash = str_hash(str, k->len);
+}
+
+/* the entry of @k, made (with @tid) when there is none; NULL on ENOMEM */
+static struct sym_stack *entry_key(struct sym_stacks *st, const struct sym_key *k, int32_t tid)
+{
+	size_t i;
 
 	if (st->used * 2 >= st->mask && grow(st))
 		return NULL;
-	i = slot(st, key, len, h);
+	i = slot(st, k->str, k->len, k->hash);
 	if (!st->v[i].key) {
-		char *k = malloc(len + 1);
+		char *c = malloc(k->len + 1);
 
-		if (!k)
+		if (!c)
 			return NULL;
-		st->v[i].key = memcpy(k, key, len + 1);
+		st->v[i].key = memcpy(c, k->str, k->len + 1);
 		st->v[i].tid = tid;
-		st->hash[i] = h;
+		st->hash[i] = k->hash;
 		st->used++;
 	}
 	return &st->v[i];
+}
+
+static struct sym_stack *entry(struct sym_stacks *st, const char *key, int32_t tid)
+{
+	struct sym_key k;
+
+	sym_key__set(&k, key);
+	return entry_key(st, &k, tid);
 }
 
 int sym_stacks__add_n(struct sym_stacks *st, const char *key, uint64_t nr_samples,
@@ -131,10 +145,10 @@ int sym_stacks__add_n(struct sym_stacks *st, const char *key, uint64_t nr_sample
 	return 0;
 }
 
-int sym_stacks__add_depth(struct sym_stacks *st, const char *key, uint64_t period,
-			  uint32_t depth, int32_t tid)
+int sym_stacks__add_key(struct sym_stacks *st, const struct sym_key *k, uint64_t period,
+			uint32_t depth, int32_t tid)
 {
-	struct sym_stack *e = entry(st, key, tid);
+	struct sym_stack *e = entry_key(st, k, tid);
 
 	if (!e)
 		return -ENOMEM;
@@ -143,6 +157,15 @@ int sym_stacks__add_depth(struct sym_stacks *st, const char *key, uint64_t perio
 	if (depth > e->depth)
 		e->depth = depth;
 	return 0;
+}
+
+int sym_stacks__add_depth(struct sym_stacks *st, const char *key, uint64_t period,
+			  uint32_t depth, int32_t tid)
+{
+	struct sym_key k;
+
+	sym_key__set(&k, key);
+	return sym_stacks__add_key(st, &k, period, depth, tid);
 }
 
 const struct sym_stack *sym_stacks__get(const struct sym_stacks *st, const char *key)
