@@ -8,7 +8,7 @@
 
 /*
  * Counts keyed by a string (collapsed stacks for --folded, call paths for -g): each key sums
- * samples and period. Keys are copied.
+ * samples and period. Keys are copied, but for sym_stacks__merge_ref()'s.
  */
 struct sym_stack {
 	const char *key;
@@ -40,6 +40,12 @@ int sym_stacks__add_depth(struct sym_stacks *st, const char *key, uint64_t perio
 /* sym_stacks__add_depth() by a sym_key */
 int sym_stacks__add_key(struct sym_stacks *st, const struct sym_key *k, uint64_t period,
 			uint32_t depth, int32_t tid);
+/* @nr_samples samples of @period in all under @k: sym_stacks__add_key()'s counts at once */
+int sym_stacks__merge(struct sym_stacks *st, const struct sym_key *k, uint64_t nr_samples,
+		      uint64_t period, uint32_t depth, int32_t tid);
+/* sym_stacks__merge() keeping @k->str itself, not a copy: it must outlive @st */
+int sym_stacks__merge_ref(struct sym_stacks *st, const struct sym_key *k, uint64_t nr_samples,
+			  uint64_t period, uint32_t depth, int32_t tid);
 /* the entry for @key, or NULL */
 const struct sym_stack *sym_stacks__get(const struct sym_stacks *st, const char *key);
 /* by period descending, then key; valid until the next add */

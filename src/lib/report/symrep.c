@@ -10,7 +10,6 @@
 #include "schedlens/symrep.h"
 
 #define MAX_FRAMES 128
-#define LABEL_MEMO 8192
 
 /*
  * Without callchains, samples are counted by the address sampled (pid, ip, mode, the address
@@ -27,6 +26,149 @@ struct symrep_addr {
 	uint64_t nr_samples, period, first, with_caller;
 };
 
+/*
+ * Rows by label number: a frame's label depends on its function (name and start; without
+ * one, its address), DSO and comm alone unless a key is the sample's pid, cpu or line, so
+ * those are numbered once each (struct labels), and a sample's rows are counts at their
+ * numbers; symrep__rows() moves them into the tables by label.
+ */
+struct label_ent {
+	const char *sym, *comm;
+	const struct sym_dso *dso;
+	uint64_t at;			/* the symbol's start, else the frame's address */
+	bool inlined, kernel;
+};
+
+struct labels {
+	uint64_t *tab;			/* slots: the hash's high half and id + 1; 0 empty */
+	size_t mask, nr, cap;
+	struct label_ent *ents;		/* by id */
+	struct sym_key *keys;		/* by id; str malloc'd */
+};
+
+struct row_count {
+	uint64_t nr_samples, period;
+	uint32_t depth;
+	int32_t tid;			/* the first add's */
+};
+
+struct row_vec {
+	struct row_count *v;
+	size_t cap;
+};
+
+#define NO_LABEL UINT32_MAX
+
+static struct labels *labels__new(void)
+{
+	struct labels *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		return NULL;
+	l->mask = 4095;
+	l->tab = calloc(l->mask + 1, sizeof(*l->tab));
+	if (!l->tab) {
+		free(l);
+		return NULL;
+	}
+	return l;
+}
+
+static void labels__delete(struct labels *l)
+{
+	size_t i;
+
+	if (!l)
+		return;
+	for (i = 0; i < l->nr; i++)
+		free((char *)l->keys[i].str);
+	free(l->keys);
+	free(l->ents);
+	free(l->tab);
+	free(l);
+}
+
+static uint64_t label_hash(const struct label_ent *e)
+{
+	uint64_t h = (uintptr_t)e->sym * 0x9e3779b97f4a7c15ull ^ (uintptr_t)e->comm * 31 ^
+		     (uintptr_t)e->dso * 0xff51afd7ed558ccdull ^ e->at * 0xc4ceb9fe1a85ec53ull ^
+		     (uint64_t)e->inlined << 1 ^ e->kernel;
+
+	return h ^ h >> 29 ^ h >> 47;
+}
+
+static bool label_eq(const struct label_ent *x, const struct label_ent *y)
+{
+	return x->sym == y->sym && x->comm == y->comm && x->dso == y->dso && x->at == y->at &&
+	       x->inlined == y->inlined && x->kernel == y->kernel;
+}
+
+static int labels__grow(struct labels *l)
+{
+	size_t nmask = l->mask * 2 + 1, i, j;
+	uint64_t *n = calloc(nmask + 1, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (i = 0; i <= l->mask; i++) {
+		if (!l->tab[i])
+			continue;
+		for (j = label_hash(&l->ents[(uint32_t)l->tab[i] - 1]) & nmask; n[j];
+		     j = (j + 1) & nmask)
+			;
+		n[j] = l->tab[i];
+	}
+	free(l->tab);
+	l->tab = n;
+	l->mask = nmask;
+	return 0;
+}
+
+static int row_vec__add(struct row_vec *rv, uint32_t id, uint64_t period, uint32_t depth,
+			int32_t tid)
+{
+	struct row_count *c;
+
+	if (id >= rv->cap) {
+		size_t ncap = rv->cap ? rv->cap : 1024;
+
+		while (ncap <= id)
+			ncap *= 2;
+		c = realloc(rv->v, ncap * sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		memset(c + rv->cap, 0, (ncap - rv->cap) * sizeof(*c));
+		rv->v = c;
+		rv->cap = ncap;
+	}
+	c = &rv->v[id];
+	if (!c->nr_samples)
+		c->tid = tid;
+	c->nr_samples++;
+	c->period += period;
+	if (depth > c->depth)
+		c->depth = depth;
+	return 0;
+}
+
+/* @rv's counts into @st by label, @rv emptied */
+static int row_vec__flush(struct row_vec *rv, const struct labels *l, struct sym_stacks *st)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < rv->cap && !ret; i++) {
+		const struct row_count *c = &rv->v[i];
+
+		if (c->nr_samples)
+			ret = sym_stacks__merge_ref(st, &l->keys[i], c->nr_samples, c->period,
+						    c->depth, c->tid);
+	}
+	free(rv->v);
+	*rv = (struct row_vec){ NULL, 0 };
+	return ret;
+}
+
 struct symrep {
 	struct symrep_config cfg;
 	struct symbols *syms;
@@ -40,14 +182,8 @@ struct symrep {
 		const char *sym;
 		bool skid;
 	} memo[64];		/* is_skid by symbol, direct mapped */
-	struct label_memo {	/* frame_label() by frame and comm, direct mapped */
-		const char *sym, *comm;
-		const struct sym_dso *dso;
-		uint64_t start;
-		bool inlined, kernel;
-		char *label;
-		struct sym_key key;	/* of label */
-	} *lmemo;		/* NULL: labels hold keys of the sample (pid, cpu, line) */
+	struct labels *labels;	/* NULL: labels hold keys of the sample (pid, cpu, line) */
+	struct row_vec *self_v, *children_v;	/* with labels: rows by label number */
 	bool defer, finished, comm_key, pid_key, cpu_key;
 	unsigned int flags;	/* SYM_LINES when a key is the source line */
 	struct symrep_addr *addrs, *last;
@@ -79,7 +215,8 @@ struct symrep *symrep__new(struct symbols *syms, const struct symrep_config *cfg
 		r->cpu_key |= cfg->keys[i] == SYMREP_CPU;
 	}
 	if (cfg->labels && !r->pid_key && !r->cpu_key && !(r->flags & SYM_LINES) &&
-	    !(r->lmemo = calloc(LABEL_MEMO, sizeof(*r->lmemo))))
+	    (!(r->labels = labels__new()) || !(r->self_v = calloc(n, sizeof(*r->self_v))) ||
+	     !(r->children_v = calloc(n, sizeof(*r->children_v)))))
 		goto out_free;
 	if (cfg->labels) {
 		r->self = calloc(n, sizeof(*r->self));
@@ -125,9 +262,13 @@ void symrep__delete(struct symrep *r)
 	free(r->paths);
 	sym_stacks__delete(r->folded);
 	free(r->addrs);
-	for (i = 0; r->lmemo && i < LABEL_MEMO; i++)
-		free(r->lmemo[i].label);
-	free(r->lmemo);
+	for (i = 0; r->self_v && i < (r->cfg.nr_events ? r->cfg.nr_events : 1); i++)
+		free(r->self_v[i].v);
+	for (i = 0; r->children_v && i < (r->cfg.nr_events ? r->cfg.nr_events : 1); i++)
+		free(r->children_v[i].v);
+	free(r->self_v);
+	free(r->children_v);
+	labels__delete(r->labels);
 	free(r);
 }
 
@@ -243,39 +384,69 @@ static void label(struct symrep *r, const struct sym_loc *f, uint32_t pid, uint3
 }
 
 /*
- * The label of frame @f of a sample (r->label, or the memo's copy) with its length and hash:
- * a frame's label depends on its function (name and start; without one, its address), DSO
- * and comm alone unless a key is the sample's pid, cpu or line, and those few are built once.
+ * The label of frame @f of a sample into *@key: its number in r->labels, or NO_LABEL where
+ * labels hold keys of the sample (r->label_key, built each time)
  */
-static const struct sym_key *frame_label(struct symrep *r, const struct sym_loc *f,
-					 uint32_t pid, uint32_t cpu, const char *comm)
+static uint32_t frame_label(struct symrep *r, const struct sym_loc *f, uint32_t pid,
+			    uint32_t cpu, const char *comm, const struct sym_key **key)
 {
-	uint64_t at = f->sym ? f->sym_start : f->addr;	/* an unknown one's label is its address */
-	struct label_memo *m;
-	size_t h;
+	struct label_ent e = { f->sym, comm, f->dso, f->sym ? f->sym_start : f->addr,
+			       f->inlined, f->kernel };
+	struct labels *l = r->labels;
+	uint64_t h = 0, tag = 0;
+	size_t i = 0;
+	char *str;
 
-	if (!r->lmemo) {
-		label(r, f, pid, cpu, comm, r->label, sizeof(r->label));
-		sym_key__set(&r->label_key, r->label);
-		return &r->label_key;
+	if (l) {
+		h = label_hash(&e);
+		tag = h & ~0xffffffffull;
+		for (i = h & l->mask; l->tab[i]; i = (i + 1) & l->mask) {
+			uint32_t id = (uint32_t)l->tab[i] - 1;
+
+			if ((l->tab[i] & ~0xffffffffull) == tag && label_eq(&l->ents[id], &e)) {
+				*key = &l->keys[id];
+				return id;
+			}
+		}
 	}
-	h = ((uintptr_t)f->sym >> 3) ^ ((uintptr_t)f->sym >> 13) ^ ((uintptr_t)comm >> 5) ^
-	    ((uintptr_t)f->dso >> 7) ^ at ^ (at >> 12) ^ f->inlined;
-	h ^= h >> 16;
-	m = &r->lmemo[h & (LABEL_MEMO - 1)];
-	if (m->label && m->sym == f->sym && m->comm == comm && m->dso == f->dso &&
-	    m->start == at && m->inlined == f->inlined && m->kernel == f->kernel)
-		return &m->key;
 	label(r, f, pid, cpu, comm, r->label, sizeof(r->label));
-	free(m->label);
-	*m = (struct label_memo){ f->sym, comm, f->dso, at, f->inlined, f->kernel,
-				  strdup(r->label), { NULL, 0, 0 } };
-	if (!m->label) {
-		sym_key__set(&r->label_key, r->label);
-		return &r->label_key;
+	sym_key__set(&r->label_key, r->label);
+	*key = &r->label_key;
+	if (!l || l->nr >= NO_LABEL - 1 || (l->nr + 1) * 2 > l->mask + 1)
+		return NO_LABEL;	/* (the table could not grow) */
+	if (l->nr == l->cap) {
+		size_t ncap = l->cap ? l->cap * 2 : 1024;
+		struct sym_key *k = realloc(l->keys, ncap * sizeof(*k));
+		struct label_ent *n;
+
+		if (!k)
+			return NO_LABEL;
+		l->keys = k;
+		n = realloc(l->ents, ncap * sizeof(*n));
+		if (!n)
+			return NO_LABEL;
+		l->ents = n;
+		l->cap = ncap;
 	}
-	sym_key__set(&m->key, m->label);
-	return &m->key;
+	str = strdup(r->label);
+	if (!str)
+		return NO_LABEL;
+	l->ents[l->nr] = e;
+	l->tab[i] = tag | (l->nr + 1);
+	sym_key__set(&l->keys[l->nr], str);
+	*key = &l->keys[l->nr];
+	if (++l->nr * 2 > l->mask)
+		labels__grow(l);	/* else probes get longer: still right */
+	return (uint32_t)(l->nr - 1);
+}
+
+/* one sample's row of label @id (@key) in the rows @st, or the counts of @rv by number */
+static int add_row(struct sym_stacks *st, struct row_vec *rv, uint32_t id,
+		   const struct sym_key *key, uint64_t period, uint32_t depth, int32_t tid)
+{
+	if (id == NO_LABEL || !rv)
+		return sym_stacks__add_key(st, key, period, depth, tid);
+	return row_vec__add(rv, id, period, depth, tid);
 }
 
 /*
@@ -394,17 +565,18 @@ static size_t expand(struct symrep *r, int mode, bool moved, size_t nf, size_t n
  */
 static int add_children(struct symrep *r, const struct stream_sample *s, const char *comm,
 			size_t nf, size_t np, size_t n0, struct sym_stacks *st,
-			struct sym_stacks *paths)
+			struct row_vec *rv, struct sym_stacks *paths)
 {
 	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE;
 	const struct sym_loc *self = &r->frames[0];
 	const struct sym_key *lab;
 	size_t i, j;
+	uint32_t id;
 	int ret;
 
 	/* the sampled function, even where only its DWARF name is a frame (a clone) */
-	ret = sym_stacks__add_key(st, frame_label(r, self, s->pid, s->cpu, comm), s->period,
-				    (uint32_t)np, (int32_t)s->tid);
+	id = frame_label(r, self, s->pid, s->cpu, comm, &lab);
+	ret = add_row(st, rv, id, lab, s->period, (uint32_t)np, (int32_t)s->tid);
 	for (i = 0; i < nf && !ret; i++) {
 		const struct sym_loc *f = &r->xf[i];
 		bool own = (i < n0 && !f->inlined) || same_function(f, self), seen = own;
@@ -416,13 +588,13 @@ static int add_children(struct symrep *r, const struct stream_sample *s, const c
 			path = !same_function(f, &r->xf[j]);
 		if (seen && !(path && !callee))
 			continue;
-		lab = frame_label(r, f, s->pid, s->cpu, comm);
+		id = frame_label(r, f, s->pid, s->cpu, comm, &lab);
 		/* perf's depth of the entry's callchain: from it to the outermost frame (callee
 		 * order) or to the sampled one (caller order) */
 		if (!seen)
-			ret = sym_stacks__add_key(st, lab, s->period,
-						    (uint32_t)(i >= np ? 0 : callee ? np - i : i + 1),
-						    (int32_t)s->tid);
+			ret = add_row(st, rv, id, lab, s->period,
+				      (uint32_t)(i >= np ? 0 : callee ? np - i : i + 1),
+				      (int32_t)s->tid);
 		if (!ret && path)
 			ret = add_path(r, paths, lab, callee ? i : 0, callee ? np - 1 : i,
 				       s->period);
@@ -584,8 +756,13 @@ int symrep__finish(struct symrep *r)
 	size_t i, j, n = 0;
 	int ret = 0;
 
-	if (!r->defer || r->finished)
-		return 0;
+	for (i = 0; r->self_v && i < r->cfg.nr_events && !ret; i++) {
+		ret = row_vec__flush(&r->self_v[i], r->labels, r->self[i]);
+		if (!ret && r->children[i])
+			ret = row_vec__flush(&r->children_v[i], r->labels, r->children[i]);
+	}
+	if (ret || !r->defer || r->finished)
+		return ret;
 	r->finished = true;
 	v = malloc((r->addrs_used ? r->addrs_used : 1) * sizeof(*v));
 	if (!v)
@@ -643,6 +820,7 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 	size_t nf = 1, np, i, nx = 0, nxp = 0, n0 = 1;
 	const struct sym_key *lab;
 	bool moved = false;
+	uint32_t id;
 	int ret = 0;
 
 	if (r->chains)
@@ -680,12 +858,14 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 		ret = add_folded(r, comm, nx, s->period);
 	if (ret || !r->cfg.labels || idx >= r->cfg.nr_events)
 		return ret;
-	lab = frame_label(r, &r->frames[0], s->pid, s->cpu, comm);
-	ret = sym_stacks__add_key(r->self[idx], lab, s->period, 0, -1);
+	id = frame_label(r, &r->frames[0], s->pid, s->cpu, comm, &lab);
+	ret = add_row(r->self[idx], r->self_v ? &r->self_v[idx] : NULL, id, lab, s->period, 0,
+		      -1);
 	if (!ret && r->paths && nxp)
 		ret = add_path(r, r->paths[idx], lab, 0, nxp - 1, s->period);
 	if (!ret && r->children[idx])
 		ret = add_children(r, s, comm, nx, nxp, n0, r->children[idx],
+				   r->children_v ? &r->children_v[idx] : NULL,
 				   r->paths ? r->paths[idx] : NULL);
 	return ret;
 }
@@ -724,6 +904,11 @@ struct sym_stacks *symrep__rows(struct symrep *r, size_t idx, bool children)
 {
 	if (!r->self || idx >= r->cfg.nr_events)
 		return NULL;
+	/* rows counted since symrep__finish(), which says what a table could not take */
+	if (r->self_v && r->self_v[idx].v)
+		row_vec__flush(&r->self_v[idx], r->labels, r->self[idx]);
+	if (r->children_v && r->children_v[idx].v && r->children[idx])
+		row_vec__flush(&r->children_v[idx], r->labels, r->children[idx]);
 	return children ? r->children[idx] : r->self[idx];
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* String-keyed counts (symstacks.h): report's rows by label, call paths, folded stacks. */
 #include <errno.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,8 @@
 struct sym_stacks {
 	struct sym_stack *v;		/* open addressing, key NULL: empty */
 	uint64_t *hash;			/* of v[i].key: compared before the key */
+	uint8_t *borrowed;		/* v[i].key the caller's (sym_stacks__merge_ref()); NULL:
+					   none is */
 	size_t mask, used;
 	struct sym_stack *sorted;
 };
@@ -58,9 +61,11 @@ void sym_stacks__delete(struct sym_stacks *st)
 	if (!st)
 		return;
 	for (i = 0; i <= st->mask; i++)
-		free((char *)st->v[i].key);
+		if (!st->borrowed || !st->borrowed[i])
+			free((char *)st->v[i].key);
 	free(st->v);
 	free(st->hash);
+	free(st->borrowed);
 	free(st->sorted);
 	free(st);
 }
@@ -70,10 +75,12 @@ static int grow(struct sym_stacks *st)
 	size_t nmask = st->mask * 2 + 1, i, j;
 	struct sym_stack *n = calloc(nmask + 1, sizeof(*n));
 	uint64_t *nh = calloc(nmask + 1, sizeof(*nh));
+	uint8_t *nb = st->borrowed ? calloc(nmask + 1, 1) : NULL;
 
-	if (!n || !nh) {
+	if (!n || !nh || (st->borrowed && !nb)) {
 		free(n);
 		free(nh);
+		free(nb);
 		return -ENOMEM;
 	}
 	for (i = 0; i <= st->mask; i++) {
@@ -83,11 +90,15 @@ static int grow(struct sym_stacks *st)
 			;
 		n[j] = st->v[i];
 		nh[j] = st->hash[i];
+		if (nb)
+			nb[j] = st->borrowed[i];
 	}
 	free(st->v);
 	free(st->hash);
+	free(st->borrowed);
 	st->v = n;
 	st->hash = nh;
+	st->borrowed = nb;
 	st->mask = nmask;
 	return 0;
 }
@@ -104,25 +115,36 @@ void sym_key__set(struct sym_key *k, const char *str)
 	k->hash = str_hash(str, k->len);
 }
 
-/* the entry of @k, made (with @tid) when there is none; NULL on ENOMEM */
-static struct sym_stack *entry_key(struct sym_stacks *st, const struct sym_key *k, int32_t tid)
+/* the entry of @k, made (with @tid, a copy of the key unless @ref) when there is none */
+static struct sym_stack *entry_ref(struct sym_stacks *st, const struct sym_key *k, int32_t tid,
+				   bool ref)
 {
 	size_t i;
 
+	if (ref && !st->borrowed && !(st->borrowed = calloc(st->mask + 1, 1)))
+		return NULL;
 	if (st->used * 2 >= st->mask && grow(st))
 		return NULL;
 	i = slot(st, k->str, k->len, k->hash);
 	if (!st->v[i].key) {
-		char *c = malloc(k->len + 1);
+		char *c = ref ? (char *)k->str : malloc(k->len + 1);
 
 		if (!c)
 			return NULL;
-		st->v[i].key = memcpy(c, k->str, k->len + 1);
+		st->v[i].key = ref ? c : memcpy(c, k->str, k->len + 1);
+		if (ref)
+			st->borrowed[i] = 1;
 		st->v[i].tid = tid;
 		st->hash[i] = k->hash;
 		st->used++;
 	}
 	return &st->v[i];
+}
+
+/* NULL on ENOMEM */
+static struct sym_stack *entry_key(struct sym_stacks *st, const struct sym_key *k, int32_t tid)
+{
+	return entry_ref(st, k, tid, false);
 }
 
 static struct sym_stack *entry(struct sym_stacks *st, const char *key, int32_t tid)
@@ -145,18 +167,36 @@ int sym_stacks__add_n(struct sym_stacks *st, const char *key, uint64_t nr_sample
 	return 0;
 }
 
-int sym_stacks__add_key(struct sym_stacks *st, const struct sym_key *k, uint64_t period,
-			uint32_t depth, int32_t tid)
+static int merge(struct sym_stacks *st, const struct sym_key *k, uint64_t nr_samples,
+		 uint64_t period, uint32_t depth, int32_t tid, bool ref)
 {
-	struct sym_stack *e = entry_key(st, k, tid);
+	struct sym_stack *e = entry_ref(st, k, tid, ref);
 
 	if (!e)
 		return -ENOMEM;
-	e->nr_samples++;
+	e->nr_samples += nr_samples;
 	e->period += period;
 	if (depth > e->depth)
 		e->depth = depth;
 	return 0;
+}
+
+int sym_stacks__merge(struct sym_stacks *st, const struct sym_key *k, uint64_t nr_samples,
+		      uint64_t period, uint32_t depth, int32_t tid)
+{
+	return merge(st, k, nr_samples, period, depth, tid, false);
+}
+
+int sym_stacks__merge_ref(struct sym_stacks *st, const struct sym_key *k, uint64_t nr_samples,
+			  uint64_t period, uint32_t depth, int32_t tid)
+{
+	return merge(st, k, nr_samples, period, depth, tid, true);
+}
+
+int sym_stacks__add_key(struct sym_stacks *st, const struct sym_key *k, uint64_t period,
+			uint32_t depth, int32_t tid)
+{
+	return merge(st, k, 1, period, depth, tid, false);
 }
 
 int sym_stacks__add_depth(struct sym_stacks *st, const char *key, uint64_t period,
