@@ -183,6 +183,7 @@ struct symrep {
 		bool skid;
 	} memo[64];		/* is_skid by symbol, direct mapped */
 	struct labels *labels;	/* NULL: labels hold keys of the sample (pid, cpu, line) */
+	struct sym_stacks *comms;	/* with labels and the comm key: each comm once */
 	struct row_vec *self_v, *children_v;	/* with labels: rows by label number */
 	bool defer, finished, comm_key, pid_key, cpu_key;
 	unsigned int flags;	/* SYM_LINES when a key is the source line */
@@ -215,7 +216,8 @@ struct symrep *symrep__new(struct symbols *syms, const struct symrep_config *cfg
 		r->cpu_key |= cfg->keys[i] == SYMREP_CPU;
 	}
 	if (cfg->labels && !r->pid_key && !r->cpu_key && !(r->flags & SYM_LINES) &&
-	    (!(r->labels = labels__new()) || !(r->self_v = calloc(n, sizeof(*r->self_v))) ||
+	    (!(r->labels = labels__new()) || !(r->comms = sym_stacks__new()) ||
+	     !(r->self_v = calloc(n, sizeof(*r->self_v))) ||
 	     !(r->children_v = calloc(n, sizeof(*r->children_v)))))
 		goto out_free;
 	if (cfg->labels) {
@@ -269,6 +271,7 @@ void symrep__delete(struct symrep *r)
 	free(r->self_v);
 	free(r->children_v);
 	labels__delete(r->labels);
+	sym_stacks__delete(r->comms);
 	free(r);
 }
 
@@ -438,6 +441,25 @@ static uint32_t frame_label(struct symrep *r, const struct sym_loc *f, uint32_t 
 	if (++l->nr * 2 > l->mask)
 		labels__grow(l);	/* else probes get longer: still right */
 	return (uint32_t)(l->nr - 1);
+}
+
+/*
+ * The comm frame_label() is given: one pointer for each name, as threads' comms are a
+ * buffer per thread until their second name (and a buffer's name can change); none where
+ * no key is the comm
+ */
+static const char *label_comm(struct symrep *r, const char *comm)
+{
+	const struct sym_stack *e;
+
+	if (!r->labels || !comm)
+		return comm;
+	if (!r->comm_key)
+		return NULL;
+	e = sym_stacks__get(r->comms, comm);
+	if (!e && !sym_stacks__add(r->comms, comm, 0))
+		e = sym_stacks__get(r->comms, comm);
+	return e ? e->key : comm;
 }
 
 /* one sample's row of label @id (@key) in the rows @st, or the counts of @rv by number */
@@ -858,6 +880,7 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 		ret = add_folded(r, comm, nx, s->period);
 	if (ret || !r->cfg.labels || idx >= r->cfg.nr_events)
 		return ret;
+	comm = label_comm(r, comm);
 	id = frame_label(r, &r->frames[0], s->pid, s->cpu, comm, &lab);
 	ret = add_row(r->self[idx], r->self_v ? &r->self_v[idx] : NULL, id, lab, s->period, 0,
 		      -1);
