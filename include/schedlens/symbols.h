@@ -83,6 +83,8 @@ struct sym_loc {
 	bool unwound;		/* a frame of a DWARF unwinding (symbols__chain()) */
 	bool inlined;		/* a function inlined at the frame's address: sym is its name
 				   (symbols__inlines()), the rest the frame's */
+	bool at_ip;		/* without sym: addr is the ip as sampled (a report's children
+				   entry), not an address in the DSO */
 	uint64_t ip;		/* the address as sampled (runtime) */
 };
 
@@ -206,11 +208,15 @@ struct symbols *symbols__new_input(const struct symbols_config *cfg, const char 
 const char *symbols__record_note(const char *cmdline, char *buf, size_t len);
 
 /*
- * Printable names as perf report shows them: the symbol, else "0x%016llx" of the address;
+ * Printable names as perf report shows them: the symbol, else "%#.16llx" (perf's
+ * "%-#.*llx": 0x and 16 digits, 16 zeros for 0) of the address, a user DSO's as the
+ * offset in its file (perf's map-relative address);
  * the source line as "file.c:LINE" (basename), else "sym+OFFSET" (decimal), else "??:0".
  * Return @buf.
  */
 const char *sym_loc__name(const struct sym_loc *l, char *buf, size_t len);
+/* the address sym_loc__name() prints for a frame without a symbol */
+uint64_t sym_loc__name_addr(const struct sym_loc *l);
 const char *sym_loc__srcline(const struct sym_loc *l, char *buf, size_t len);
 
 #endif

@@ -156,7 +156,7 @@ static void print_key(struct report *r, const struct hist_key *k, enum hist_sort
 		break;
 	case HIST_SORT_SYM:	/* the whole name, however long (C++'s) */
 		n = k->sym_name ? fprintf(r->out, "[%c] %s", k->level, k->sym_name) :
-				  fprintf(r->out, "[%c] 0x%016llx", k->level,
+				  fprintf(r->out, "[%c] %#.16llx", k->level,	/* perf's %-#.*llx */
 					  (unsigned long long)k->addr);
 		if (n >= 0 && n < w)
 			fprintf(r->out, "%*s", w - n, "");

@@ -2,6 +2,7 @@
 /* symrep (symrep.h): the symbol half of report: frames per sample, skid rule, labels, paths,
  * stacks, focus; on the symbols session's public interface alone. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,7 @@ struct label_ent {
 	const char *sym, *comm;
 	const struct sym_dso *dso;
 	uint64_t at;			/* the symbol's start, else the frame's address */
-	bool inlined, kernel;
+	bool inlined, kernel, at_ip;
 };
 
 struct labels {
@@ -92,7 +93,7 @@ static uint64_t label_hash(const struct label_ent *e)
 {
 	uint64_t h = (uintptr_t)e->sym * 0x9e3779b97f4a7c15ull ^ (uintptr_t)e->comm * 31 ^
 		     (uintptr_t)e->dso * 0xff51afd7ed558ccdull ^ e->at * 0xc4ceb9fe1a85ec53ull ^
-		     (uint64_t)e->inlined << 1 ^ e->kernel;
+		     (uint64_t)e->at_ip << 2 ^ (uint64_t)e->inlined << 1 ^ e->kernel;
 
 	return h ^ h >> 29 ^ h >> 47;
 }
@@ -100,7 +101,7 @@ static uint64_t label_hash(const struct label_ent *e)
 static bool label_eq(const struct label_ent *x, const struct label_ent *y)
 {
 	return x->sym == y->sym && x->comm == y->comm && x->dso == y->dso && x->at == y->at &&
-	       x->inlined == y->inlined && x->kernel == y->kernel;
+	       x->inlined == y->inlined && x->kernel == y->kernel && x->at_ip == y->at_ip;
 }
 
 static int labels__grow(struct labels *l)
@@ -193,6 +194,7 @@ struct symrep {
 	struct sym_loc frames[MAX_FRAMES];
 	const struct sym_loc *xf;		/* the frames with their inlined functions */
 	struct sym_loc xframes[MAX_FRAMES];	/* (r->frames where none) */
+	struct sym_loc cframes[MAX_FRAMES];	/* add_children()'s entries of r->xf */
 	const char *names[MAX_FRAMES];
 	char buf[8192], label[1024];
 	struct sym_key label_key;		/* of label */
@@ -294,11 +296,19 @@ static size_t put(char *buf, size_t n, size_t cap, const char *str, size_t max)
 	return n + l;
 }
 
+/* how put_frame() names a frame without a symbol */
+enum frame_name {
+	NAME_ROW,	/* a row's: sym_loc__name(), perf's hist_entry "%-#.*llx" of its address */
+	NAME_GRAPH,	/* a call graph's: perf's callchain_list "%#llx" of the ip as sampled */
+	NAME_FOLDED,	/* --folded's: "0x%016llx" of its address */
+};
+
 /*
- * a frame's name as sym_loc__name() prints it into a buffer of @len, after @n bytes of @buf;
- * an inlined function's as perf's "NAME (inlined)"
+ * a frame's name into a buffer of @len, after @n bytes of @buf; an inlined function's as
+ * perf's "NAME (inlined)"
  */
-static size_t put_frame(char *buf, size_t n, size_t cap, const struct sym_loc *f, size_t len)
+static size_t put_frame(char *buf, size_t n, size_t cap, const struct sym_loc *f, size_t len,
+			enum frame_name how)
 {
 	char name[32];
 
@@ -306,13 +316,21 @@ static size_t put_frame(char *buf, size_t n, size_t cap, const struct sym_loc *f
 		return put(buf, put(buf, n, cap, f->sym, len - 1), cap, " (inlined)", SIZE_MAX);
 	if (f->sym)
 		return put(buf, n, cap, f->sym, len - 1);
-	return put(buf, n, cap, sym_loc__name(f, name, sizeof(name)), len - 1);
+	if (how == NAME_GRAPH)
+		snprintf(name, sizeof(name), "%#" PRIx64, f->ip);
+	else if (how == NAME_FOLDED)
+		snprintf(name, sizeof(name), "0x%016" PRIx64, f->addr);
+	else
+		sym_loc__name(f, name, sizeof(name));
+	return put(buf, n, cap, name, len - 1);
 }
 
 static const char *frame_dso(const struct sym_loc *f)
 {
 	const char *base;
 
+	if (!f->dso && !f->sym)		/* no map: perf's [unknown] at either level */
+		return "[unknown]";
 	if (f->kernel)
 		return "[kernel.kallsyms]";
 	if (!f->dso_name)
@@ -362,7 +380,7 @@ static void label(struct symrep *r, const struct sym_loc *f, uint32_t pid, uint3
 			tmp[2] = ']';
 			tmp[3] = ' ';
 			tmp[4] = '\0';
-			k = put_frame(tmp, 4, sizeof(tmp), f, SIZE_MAX);
+			k = put_frame(tmp, 4, sizeof(tmp), f, SIZE_MAX, NAME_ROW);
 			if (f->sym && f->dso) {
 				k = put(tmp, k, sizeof(tmp), (char[]){ SYMREP_ID, 0 }, 1);
 				k = put(tmp, k, sizeof(tmp), sym_dso__name(f->dso), SIZE_MAX);
@@ -393,8 +411,9 @@ static void label(struct symrep *r, const struct sym_loc *f, uint32_t pid, uint3
 static uint32_t frame_label(struct symrep *r, const struct sym_loc *f, uint32_t pid,
 			    uint32_t cpu, const char *comm, const struct sym_key **key)
 {
+	/* without a symbol, one row at an address whatever the level: the first's shows */
 	struct label_ent e = { f->sym, comm, f->dso, f->sym ? f->sym_start : f->addr,
-			       f->inlined, f->kernel };
+			       f->inlined, f->sym && f->kernel, !f->sym && f->at_ip };
 	struct labels *l = r->labels;
 	uint64_t h = 0, tag = 0;
 	size_t i = 0;
@@ -491,7 +510,7 @@ static int add_path(struct symrep *r, struct sym_stacks *paths, const struct sym
 
 		if (i)
 			n = put(r->buf, n, sizeof(r->buf), (char[]){ SYMREP_FRAME_SEP, 0 }, 1);
-		n = put_frame(r->buf, n, sizeof(r->buf), &r->xf[k], 256);
+		n = put_frame(r->buf, n, sizeof(r->buf), &r->xf[k], 256, NAME_GRAPH);
 	}
 	return sym_stacks__add(paths, r->buf, period);
 }
@@ -518,7 +537,8 @@ static int add_folded(struct symrep *r, const char *comm, size_t nf, uint64_t pe
 	for (i = nf; i-- > 0 && n < sizeof(r->buf) - 1;) {
 		n = put(r->buf, n, sizeof(r->buf), ";", 1);
 		n = r->xf[i].inlined ? put(r->buf, n, sizeof(r->buf), r->xf[i].sym, 255) :
-				       put_frame(r->buf, n, sizeof(r->buf), &r->xf[i], 256);
+				       put_frame(r->buf, n, sizeof(r->buf), &r->xf[i], 256,
+						 NAME_FOLDED);
 	}
 	return sym_stacks__add(r->folded, r->buf, period);
 }
@@ -579,7 +599,43 @@ static size_t expand(struct symrep *r, int mode, bool moved, size_t nf, size_t n
 }
 
 /*
- * Each function of the chain once, however often it recurs. With -g, as perf's cumulative
+ * The children entries of frames [0, @nf) of r->xf into r->cframes, as perf 6.1 makes them
+ * (fill_callchain_info()): a frame without a symbol is at the address as sampled (where the
+ * sample's own row has its address in the DSO), and one without a map at the sample's
+ * (@self's) level
+ */
+static void chain_entries(struct symrep *r, const struct sym_loc *self, size_t nf)
+{
+	size_t i;
+
+	for (i = 0; i < nf; i++) {
+		struct sym_loc *c = &r->cframes[i];
+
+		*c = r->xf[i];
+		if (c->sym)
+			continue;
+		c->addr = c->ip;
+		c->at_ip = true;
+		if (!c->dso)
+			c->kernel = self->kernel;
+	}
+}
+
+/*
+ * Whether two frames are one entry: one function, or no symbol at one address, as printed,
+ * in one DSO (perf's sort__sym_cmp() compares those by address alone: the level is the
+ * first's; the sample's own row is at its file offset, a children entry at its ip)
+ */
+static bool same_entry(const struct sym_loc *a, const struct sym_loc *b)
+{
+	if (a->sym || b->sym)
+		return same_function(a, b);
+	return a->dso == b->dso && sym_loc__name_addr(a) == sym_loc__name_addr(b);
+}
+
+/*
+ * Each function of the chain once, however often it recurs (perf's he_cache), frames
+ * without a symbol by their entries (chain_entry()). With -g, as perf's cumulative
  * entries: the path from the function to the sampled frame (caller order) or to the
  * outermost one (callee order), from its outermost or innermost occurrence in that order;
  * the sampled function's own row has the whole path already. @nf and @np count r->xf, the
@@ -592,6 +648,9 @@ static int add_children(struct symrep *r, const struct stream_sample *s, const c
 	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE;
 	const struct sym_loc *self = &r->frames[0];
 	const struct sym_key *lab;
+	struct sym_loc *c = r->cframes;
+	/* without a callchain perf makes no children entries: frame 0 is the row's own */
+	bool chained = s->nr_callchain || (s->user_stack_size && s->user_regs_abi);
 	size_t i, j;
 	uint32_t id;
 	int ret;
@@ -599,15 +658,17 @@ static int add_children(struct symrep *r, const struct stream_sample *s, const c
 	/* the sampled function, even where only its DWARF name is a frame (a clone) */
 	id = frame_label(r, self, s->pid, s->cpu, comm, &lab);
 	ret = add_row(st, rv, id, lab, s->period, (uint32_t)np, (int32_t)s->tid);
+	chain_entries(r, self, nf);
 	for (i = 0; i < nf && !ret; i++) {
-		const struct sym_loc *f = &r->xf[i];
-		bool own = (i < n0 && !f->inlined) || same_function(f, self), seen = own;
-		bool path = paths && i < np && !own;
+		const struct sym_loc *f = &c[i];
+		bool own = f->sym || !chained ? (i < n0 && !f->inlined) || same_function(f, self) :
+						same_entry(f, self);
+		bool seen = own, path = paths && i < np && !own;
 
 		for (j = 0; j < i && !seen; j++)
-			seen = same_function(f, &r->xf[j]);
+			seen = same_entry(f, &c[j]);
 		for (j = i + 1; !callee && path && j < np; j++)
-			path = !same_function(f, &r->xf[j]);
+			path = !same_entry(f, &c[j]);
 		if (seen && !(path && !callee))
 			continue;
 		id = frame_label(r, f, s->pid, s->cpu, comm, &lab);

@@ -439,6 +439,19 @@ uint64_t sym_dso__off_to_addr(const struct sym_dso *d, uint64_t off)
 	return off;
 }
 
+uint64_t sym_dso__addr_to_off(const struct sym_dso *d, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_loads; i++) {
+		const GElf_Phdr *ph = &d->loads[i];
+
+		if (addr >= ph->p_vaddr && addr < ph->p_vaddr + ph->p_memsz)
+			return addr - ph->p_vaddr + ph->p_offset;
+	}
+	return addr;
+}
+
 static int32_t find_fn(const struct sym_dso *d, uint64_t a)
 {
 	size_t lo = 0, hi = d->nr_fns;

@@ -125,6 +125,8 @@ size_t sym_dso__inlines(struct symbols *s, struct sym_dso *d, uint64_t key, cons
 int sym_dso__load_fns(struct symbols *s, struct sym_dso *d);
 /* file offset in the mapping -> ELF address (identity when the file is not read) */
 uint64_t sym_dso__off_to_addr(const struct sym_dso *d, uint64_t off);
+/* and back: the file offset of an ELF address (itself where no load segment holds it) */
+uint64_t sym_dso__addr_to_off(const struct sym_dso *d, uint64_t addr);
 /* fill sym/sym_start (and lines when @lines) of @out for ELF address @key */
 void sym_dso__lookup(struct symbols *s, struct sym_dso *d, uint64_t key, bool lines,
 		     struct sym_loc *out);

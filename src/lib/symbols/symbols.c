@@ -482,7 +482,7 @@ size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsign
 			continue;
 		}
 		first = false;
-		symbols__resolve(s, smp->pid, ip, mode, flags | SYM_RETADDR, &out[n++]);
+		symbols__resolve(s, smp->pid, ip, mode, flags, &out[n++]);
 	}
 	return chain_unwound(s, smp, flags, out, n, max);
 }
@@ -644,12 +644,20 @@ bool symbols__is_skid(const char *sym)
 	return false;
 }
 
+uint64_t sym_loc__name_addr(const struct sym_loc *l)
+{
+	/* perf's hist_entry ip: a user DSO's map-relative address, its file offset */
+	if (l->dso && !l->kernel && !l->at_ip && !l->dso->perfmap)
+		return sym_dso__addr_to_off(l->dso, l->addr);
+	return l->addr;
+}
+
 const char *sym_loc__name(const struct sym_loc *l, char *buf, size_t len)
 {
 	if (l->sym)
 		snprintf(buf, len, "%s", l->sym);
-	else
-		snprintf(buf, len, "0x%016" PRIx64, l->addr);
+	else	/* perf's "%-#.*llx": 0x but for 0 */
+		snprintf(buf, len, "%#.16" PRIx64, sym_loc__name_addr(l));
 	return buf;
 }
 

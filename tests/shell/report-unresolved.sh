@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Frames without a symbol, as perf 6.1 reports them: a program linked at 0x400000 and
+# stripped (tests/data/deepstack.c, frame pointers), so its frames have a map and no symbol.
+# The sample's own row is at the frame's offset in the file, its callers' --children rows
+# and the call graph at the address as sampled (perf's hist entry ip against its callchain
+# node's ip). Checked against perf report on the same file: --children rows of at least
+# 0.5% (by name: equal shares may come in another order), each program address in both
+# forms, and the -g caller tree of the top entry.
+source "$(dirname "$0")/lib.sh"
+need_perf
+command -v gcc >/dev/null || skip "gcc is not installed"
+command -v strip >/dev/null || skip "strip is not installed"
+
+gcc -O1 -fno-omit-frame-pointer -fno-optimize-sibling-calls -no-pie -o "$TMP/ds" \
+	"$SCHEDLENS_TOP/tests/data/deepstack.c" || fail "cannot build deepstack"
+strip --strip-all "$TMP/ds" || fail "cannot strip deepstack"
+expect_rc 0 "$SCHEDLENS" record -e cpu-clock -c 200000 -g -o "$TMP/u.data" -- "$TMP/ds" 0.4
+export SCHEDLENS_NO_CACHE=1
+
+# ROWS: "share name" of the rows of at least 0.5%, by name (dso and symbol columns)
+rows() {
+	awk '/^ +[0-9.]+%/ { c = $1; sub(/%/, "", c); if (c + 0 < 0.5) next
+		$1 = ""; $2 = ""; sub(/^ +/, ""); print $0 "\t" c }' | sort
+}
+expect_rc 0 "$SCHEDLENS" report -i "$TMP/u.data" --children --sort dso,sym
+rows <"$TMP/out" >"$TMP/ours"
+perf report -i "$TMP/u.data" --stdio --children -g none --sort dso,sym 2>/dev/null |
+	rows >"$TMP/perf"
+[ -s "$TMP/perf" ] || fail "perf report printed no rows"
+cut -f1 "$TMP/ours" >"$TMP/ours.names"
+cut -f1 "$TMP/perf" >"$TMP/perf.names"
+cmp -s "$TMP/ours.names" "$TMP/perf.names" ||
+	{ diff "$TMP/perf.names" "$TMP/ours.names" | head -20; fail "--children rows differ from perf's"; }
+paste "$TMP/ours" "$TMP/perf" | awk -F'\t' '{ d = $2 - $4; if (d < 0) d = -d
+	if (d > 0.02) { print; exit 1 } }' || fail "--children shares differ from perf's"
+# the sampled frames in both forms: offsets below the link address, addresses above it
+grep -qE '^ds \[\.\] 0x00000000000[0-9a-f]{5}	' "$TMP/ours" || fail "no row at a file offset"
+grep -qE '^ds \[\.\] 0x00000000004[0-9a-f]{5}	' "$TMP/ours" || fail "no row at an address"
+echo "    --children: $(wc -l <"$TMP/ours") rows equal, $(grep -c '^ds ' "$TMP/ours") of them ds's"
+
+# the -g caller tree under the top entry, line for line
+tree() { awk '/^ +[0-9.]+%/ { e++; next } e == 1 && /^$/ { exit } e == 1 { print }'; }
+expect_rc 0 "$SCHEDLENS" report -i "$TMP/u.data" --no-children -g caller --sort dso,sym
+tree <"$TMP/out" | sed 's/ *$//' >"$TMP/ours.tree"
+perf report -i "$TMP/u.data" --stdio --no-children -g caller --sort dso,sym 2>/dev/null |
+	tree | sed 's/ *$//' >"$TMP/perf.tree"
+grep -qE '[- ]0x4[0-9a-f]{5}$' "$TMP/ours.tree" ||
+	{ cat "$TMP/ours.tree"; fail "no graph frame at an address"; }
+cmp -s "$TMP/ours.tree" "$TMP/perf.tree" ||
+	{ diff "$TMP/perf.tree" "$TMP/ours.tree" | head -20; fail "-g caller tree differs from perf's"; }
+echo "    -g caller: $(wc -l <"$TMP/ours.tree") lines equal"
