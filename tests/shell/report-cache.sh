@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The lookup cache of report and annotate (SCHEDLENS_CACHE_DIR/srcline/<build-id>): a report
-# with an empty cache, with the cache it filled, and with --no-cache print the same; a cache
-# file per build-id (and one for the kallsyms); truncated, overwritten and foreign cache files
-# are ignored and rewritten; a binary stripped in place (same build-id), rebuilt, or vanished
-# after the cache was filled is reported as --no-cache reports it.
+# with an empty cache, with the cache it filled, and with --no-cache print the same (also with
+# --inline, and script --inline: the inline chains are kept); a cache file per build-id (and
+# one for the kallsyms); truncated, overwritten and foreign cache files are ignored and
+# rewritten; a binary stripped in place (same build-id), rebuilt, or vanished after the cache
+# was filled is reported as --no-cache reports it.
 source "$(dirname "$0")/lib.sh"
 need_root
 command -v gcc >/dev/null || skip "gcc is not installed"
@@ -40,6 +41,14 @@ same3 sym report -i "$TMP/hl.data" --sort sym
 same3 mixed report -i "$TMP/hl.data" --sort comm,dso,srcline,sym -t '|'
 same3 children report -i "$TMP/hl.data" --sort srcline --children -g caller
 same3 folded report -i "$TMP/hl.data" --folded
+# the functions inlined at each frame (--inline), kept in the cache file: its chains
+same3 inline report -i "$TMP/hl.data" --children --inline --sort sym
+SCHEDLENS_NO_CACHE=1 "$SCHEDLENS" script -i "$TMP/hl.data" --inline >"$TMP/iscript.none" 2>&1
+for run in cold warm; do
+	"$SCHEDLENS" script -i "$TMP/hl.data" --inline >"$TMP/iscript.$run" 2>&1
+	cmp -s "$TMP/iscript.none" "$TMP/iscript.$run" || fail "script --inline: $run cache differs"
+done
+LC_ALL=C grep -q $'\x1e' "$cache/$id" || fail "no inline chain in the cache file"
 same3 annotate annotate chase -i "$TMP/hl.data"
 grep -q 'hotline.c' "$TMP/annotate.warm" || fail "annotate shows no source lines"
 "$SCHEDLENS" report -i "$TMP/hl.data" --sort srcline --no-cache >/dev/null 2>&1

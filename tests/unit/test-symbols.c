@@ -639,7 +639,7 @@ START_TEST(test_persistent_cache)
 	/* filled on the first session, named by the build-id */
 	ck_assert_str_eq(cached_marker(dir, &loc), "marker_fn");
 	n = read_cache(dir, path, sizeof(path), buf, sizeof(buf));
-	ck_assert(!memcmp(buf, "SLSRCL04", 8));
+	ck_assert(!memcmp(buf, "SLSRCL05", 8));
 	ck_assert_uint_eq(strlen(strrchr(path, '/') + 1) % 2, 0);
 
 	/* answered from it: a name changed in the file (checksum kept right) comes back */

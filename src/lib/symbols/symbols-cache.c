@@ -53,7 +53,7 @@ const char *sym_intern(struct sym_stacks *strs, const char *str)
 	return e ? e->key : NULL;
 }
 
-#define CACHE_MAGIC "SLSRCL04"	/* 04: C++ names demangled */
+#define CACHE_MAGIC "SLSRCL05"	/* 04: C++ names demangled; 05: inline chains */
 /* past this many entries a file keeps only what its last session looked up */
 #define CACHE_MAX_ENTS 16384
 /* past this many files in the directory the oldest go, down to CACHE_KEEP_FILES */
@@ -75,7 +75,7 @@ struct cache_hdr {
 struct cache_ent {
 	uint64_t key, sym_start;
 	uint32_t sym, file, inl, line;	/* string offsets or NO_STR */
-	uint32_t state, pad;
+	uint32_t state, chain;		/* chain: a string offset or NO_STR */
 };
 
 static int cache_path(const struct symbols *s, const char *id, char *buf, size_t len)
@@ -175,9 +175,12 @@ static bool cache_parse(struct symbols *s, struct sym_dso *d, const char *identi
 		const char *sym = str_at(strs, h.str_size, c->sym, &bad);
 		const char *file = str_at(strs, h.str_size, c->file, &bad);
 		const char *inl = str_at(strs, h.str_size, c->inl, &bad);
+		const char *chain = str_at(strs, h.str_size, c->chain, &bad);
 
-		if (bad || !(c->state & SYM_ENT_SYM) ||
-		    c->state > (SYM_ENT_SYM | SYM_ENT_LINE | SYM_ENT_INL))
+		/* an inline chain may be looked up where no symbol was (a caller's ip - 1) */
+		if (bad || !(c->state & (SYM_ENT_SYM | SYM_ENT_CHAIN)) ||
+		    c->state > (SYM_ENT_SYM | SYM_ENT_LINE | SYM_ENT_INL | SYM_ENT_CHAIN) ||
+		    !(c->state & SYM_ENT_CHAIN) != !chain || (chain && d->kernel))
 			return false;
 		e = sym_dso__slot(d, c->key);
 		if (!e)
@@ -191,7 +194,9 @@ static bool cache_parse(struct symbols *s, struct sym_dso *d, const char *identi
 		e->sym = sym_intern(s->strs, sym);
 		e->file = sym_intern(s->strs, file);
 		e->inl = sym_intern(s->strs, inl);
-		if ((sym && !e->sym) || (file && !e->file) || (inl && !e->inl))
+		e->chain = sym_intern(s->strs, chain);
+		if ((sym && !e->sym) || (file && !e->file) || (inl && !e->inl) ||
+		    (chain && !e->chain))
 			return false;
 	}
 	d->status = h.status;
@@ -449,6 +454,7 @@ int sym_cache__write(struct symbols *s, struct sym_dso *d, const char *identity)
 		c->sym = str_off(&t, e->sym, &ret);
 		c->file = str_off(&t, e->file, &ret);
 		c->inl = str_off(&t, e->inl, &ret);
+		c->chain = e->state & SYM_ENT_CHAIN ? str_off(&t, e->chain, &ret) : NO_STR;
 		n++;
 	}
 	if (ret)

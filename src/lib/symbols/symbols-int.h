@@ -23,6 +23,7 @@ struct sym_fn {
 struct sym_cache_ent {
 	uint64_t key;
 	const char *sym, *file, *inl;	/* sym NULL: no symbol */
+	const char *chain;	/* symbols__inlines()' names, each ended by SYM_CHAIN_SEP */
 	uint64_t sym_start;
 	uint32_t line;
 	uint8_t state;		/* SYM_ENT_* known; 0: empty slot */
@@ -31,6 +32,10 @@ struct sym_cache_ent {
 #define SYM_ENT_SYM	(1u << 0)
 #define SYM_ENT_LINE	(1u << 1)
 #define SYM_ENT_INL	(1u << 2)
+#define SYM_ENT_CHAIN	(1u << 3)	/* chain known (a user DSO's: the kernel's cache is
+					   by its kallsyms, not its vmlinux) */
+#define SYM_CHAIN_SEP	'\x1e'
+
 #define SYM_ENT_USED	(1u << 7)	/* looked up in this session (not persisted) */
 
 struct sym_dso {

@@ -524,21 +524,66 @@ static struct sym_inl *inl_slot(struct symbols *s, const struct sym_dso *d, uint
 	return &s->inl[i];
 }
 
+/*
+ * The functions inlined at @addr of @d, innermost first, and the one they are in: from the
+ * lookup cache (a user DSO's), else from DWARF and kept there. DWARF is read only for what
+ * the cache lacks: opening it decompresses all of a distribution's debug file.
+ */
+static size_t chain_get(struct symbols *s, struct sym_dso *d, uint64_t addr, const char **v,
+			size_t max)
+{
+	struct sym_cache_ent *c = d->kernel ? NULL : sym_dso__slot(d, addr);
+	char buf[4096];
+	const char *p, *q;
+	size_t n = 0, i, len = 0;
+
+	if (c && (c->state & SYM_ENT_CHAIN)) {
+		for (p = c->chain; n < max && (q = strchr(p, SYM_CHAIN_SEP)); p = q + 1) {
+			snprintf(buf, sizeof(buf), "%.*s", (int)(q - p), p);
+			v[n] = sym_intern(s->strs, buf);
+			if (!v[n])
+				return 0;
+			n++;
+		}
+		return n;
+	}
+	n = sym_dso__inlines(s, d, addr, v, max);
+	for (i = 0; i < n; i++)	/* DWARF's strings: the symbol table's where equal */
+		v[i] = sym_intern(s->strs, v[i]) ?: v[i];
+	for (i = 0; c && i < n; i++) {
+		size_t k = strlen(v[i]);
+
+		if (len + k + 2 > sizeof(buf) || memchr(v[i], SYM_CHAIN_SEP, k))
+			return n;	/* not kept */
+		memcpy(buf + len, v[i], k);
+		buf[len + k] = SYM_CHAIN_SEP;
+		len += k + 1;
+	}
+	buf[len] = '\0';
+	if (c && (c->chain = sym_intern(s->strs, buf))) {
+		if (!c->state) {
+			d->cache_used++;
+			c->key = addr;
+		}
+		c->state |= SYM_ENT_CHAIN | SYM_ENT_USED;
+		d->dirty = true;
+	}
+	return n;
+}
+
 size_t symbols__inlines(struct symbols *s, const struct sym_loc *l, const char **names,
 			size_t max)
 {
 	const char *v[SYM_INL_MAX];
 	struct sym_inl *e;
-	size_t n, i;
+	size_t n;
 
 	if (!l->dso || !l->sym || (l->kernel && !s->vmlinux))
 		return 0;
 	e = inl_slot(s, l->dso, l->addr);
 	if (!e || !e->dso) {
 		sym_dso__load(s, l->dso);
-		n = sym_dso__inlines(s, l->dso, l->addr, v, SYM_INL_MAX);
-		for (i = 0; i < n; i++)	/* DWARF's strings: the symbol table's where equal */
-			v[i] = sym_intern(s->strs, v[i]) ?: v[i];
+		n = chain_get(s, l->dso, l->addr, v, SYM_INL_MAX);
 		if (e && (e->names = malloc((n ? n : 1) * sizeof(*v)))) {
 			memcpy(e->names, v, n * sizeof(*v));
 			e->nr = n;
