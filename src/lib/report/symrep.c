@@ -36,8 +36,8 @@ struct symrep_addr {
 struct label_ent {
 	const char *sym, *comm;
 	const struct sym_dso *dso;
-	uint64_t at;			/* the symbol's start, else the frame's address */
-	bool inlined, kernel, at_ip;
+	uint64_t at;			/* the symbol's start, else the address printed */
+	bool inlined, kernel;
 };
 
 struct labels {
@@ -93,7 +93,7 @@ static uint64_t label_hash(const struct label_ent *e)
 {
 	uint64_t h = (uintptr_t)e->sym * 0x9e3779b97f4a7c15ull ^ (uintptr_t)e->comm * 31 ^
 		     (uintptr_t)e->dso * 0xff51afd7ed558ccdull ^ e->at * 0xc4ceb9fe1a85ec53ull ^
-		     (uint64_t)e->at_ip << 2 ^ (uint64_t)e->inlined << 1 ^ e->kernel;
+		     (uint64_t)e->inlined << 1 ^ e->kernel;
 
 	return h ^ h >> 29 ^ h >> 47;
 }
@@ -101,7 +101,7 @@ static uint64_t label_hash(const struct label_ent *e)
 static bool label_eq(const struct label_ent *x, const struct label_ent *y)
 {
 	return x->sym == y->sym && x->comm == y->comm && x->dso == y->dso && x->at == y->at &&
-	       x->inlined == y->inlined && x->kernel == y->kernel && x->at_ip == y->at_ip;
+	       x->inlined == y->inlined && x->kernel == y->kernel;
 }
 
 static int labels__grow(struct labels *l)
@@ -411,9 +411,11 @@ static void label(struct symrep *r, const struct sym_loc *f, uint32_t pid, uint3
 static uint32_t frame_label(struct symrep *r, const struct sym_loc *f, uint32_t pid,
 			    uint32_t cpu, const char *comm, const struct sym_key **key)
 {
-	/* without a symbol, one row at an address whatever the level: the first's shows */
-	struct label_ent e = { f->sym, comm, f->dso, f->sym ? f->sym_start : f->addr,
-			       f->inlined, f->sym && f->kernel, !f->sym && f->at_ip };
+	/* without a symbol, one row at an address as printed whatever the level: the first's
+	 * shows (perf's sort__sym_cmp() by hist entry ip) */
+	struct label_ent e = { f->sym, comm, f->dso,
+			       f->sym ? f->sym_start : sym_loc__name_addr(f), f->inlined,
+			       f->sym && f->kernel };
 	struct labels *l = r->labels;
 	uint64_t h = 0, tag = 0;
 	size_t i = 0;
