@@ -144,9 +144,15 @@ const char *symbols__cache_dir(char *buf, size_t len);
 int symbols__cache_save(struct symbols *s);
 
 /*
+ * Whether perf reads @smp's callchain: it discards one with a context marker it does not know
+ * (machine.c's add_callchain_ip(): "invalid callchain context"), as a corrupted one.
+ */
+bool symbols__chain_ok(const struct stream_sample *smp);
+/*
  * Resolve the frames of @smp: frame 0 where it was taken, then its callchain (PERF_CONTEXT_*
  * markers switch the mode; the kernel's copy of the sample ip is skipped; the rest are return
- * addresses, looked up at ip - 1). Up to @max frames into @out; returns how many.
+ * addresses, looked up as they are) and a DWARF unwinding's frames, unless the callchain is
+ * not symbols__chain_ok(). Up to @max frames into @out; returns how many.
  */
 size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsigned int flags,
 		      struct sym_loc *out, size_t max);

@@ -478,6 +478,8 @@ static void print_callchain(struct script *s, const struct stream_sample *x)
 	int n;
 
 	out_c('\n');
+	if (!symbols__chain_ok(x))
+		return;		/* perf discards a chain with a context it does not know */
 	for (i = 0; i < x->nr_callchain; i++) {
 		uint64_t ip = x->callchain[i];
 

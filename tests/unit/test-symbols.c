@@ -433,6 +433,49 @@ START_TEST(test_kernel_kallsyms)
 }
 END_TEST
 
+/*
+ * A frame-pointer chain: the return addresses looked up as they are (update_curr at its first
+ * byte, not _text before it), and a chain with a context perf does not know discarded
+ */
+START_TEST(test_chain_contexts)
+{
+	char path[] = "/tmp/test-symbols-ch-XXXXXX";
+	struct symbols_config cfg = { 0 };
+	uint64_t chain[] = { PERF_CONTEXT_KERNEL, 0xffffffff81000150ull, 0xffffffff81000100ull,
+			     0xffffffff81000020ull };
+	struct stream_sample smp = { .ip = 0xffffffff81000150ull, .pid = 1, .tid = 1,
+				     .misc = PERF_RECORD_MISC_KERNEL, .callchain = chain,
+				     .nr_callchain = 4 };
+	struct sym_loc out[8];
+	struct symbols *s;
+	int fd = mkstemp(path);
+	FILE *f;
+
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	fputs("ffffffff81000000 T _text\nffffffff81000100 T update_curr\n", f);
+	fclose(f);
+	cfg.kallsyms = path;
+	s = session_cfg(&cfg, NULL);
+	ck_assert_ptr_nonnull(s);
+	ck_assert(symbols__chain_ok(&smp));
+	ck_assert_uint_eq(symbols__chain(s, &smp, 0, out, 8), 3);
+	ck_assert_str_eq(out[0].sym, "update_curr");
+	ck_assert_str_eq(out[1].sym, "update_curr");	/* 0x...100: its first byte */
+	ck_assert_str_eq(out[2].sym, "_text");
+	chain[3] = 0xffffffffffffffc3ull;		/* no context perf knows */
+	ck_assert(!symbols__chain_ok(&smp));
+	ck_assert_uint_eq(symbols__chain(s, &smp, 0, out, 8), 1);
+	ck_assert_str_eq(out[0].sym, "update_curr");
+	chain[3] = PERF_CONTEXT_GUEST;			/* unknown to perf 6.1 and 6.12 */
+	ck_assert(!symbols__chain_ok(&smp));
+	chain[3] = PERF_CONTEXT_USER;
+	ck_assert(symbols__chain_ok(&smp));
+	del_session(s);
+	unlink(path);
+}
+END_TEST
+
 START_TEST(test_kernel_vmlinux)
 {
 	const char *src = "/tmp/test-symbols-vmlinux.c", *elf = "/tmp/test-symbols-vmlinux";
@@ -798,6 +841,7 @@ int main(void)
 	tcase_add_test(tc, test_lines_attribution);
 	tcase_add_test(tc, test_focus);
 	tcase_add_test(tc, test_kernel_kallsyms);
+	tcase_add_test(tc, test_chain_contexts);
 	tcase_add_test(tc, test_kernel_vmlinux);
 	tcase_add_test(tc, test_perf_names);
 	tcase_add_test(tc, test_stacks_and_names);

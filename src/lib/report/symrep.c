@@ -523,6 +523,8 @@ static int add_path(struct symrep *r, struct sym_stacks *paths, const struct sym
  */
 static size_t path_frames(const struct symrep *r, const struct stream_sample *s, size_t nf)
 {
+	if (!symbols__chain_ok(s))
+		return 0;	/* perf's callchain is then empty: no path */
 	if (s->evsel && s->evsel->attr.sample_type & PERF_SAMPLE_STACK_USER && nf &&
 	    !r->frames[nf - 1].kernel && (nf == 1 || r->frames[nf - 2].kernel))
 		nf--;
@@ -652,7 +654,8 @@ static int add_children(struct symrep *r, const struct stream_sample *s, const c
 	const struct sym_key *lab;
 	struct sym_loc *c = r->cframes;
 	/* without a callchain perf makes no children entries: frame 0 is the row's own */
-	bool chained = s->nr_callchain || (s->user_stack_size && s->user_regs_abi);
+	bool chained = (s->nr_callchain || (s->user_stack_size && s->user_regs_abi)) &&
+		       symbols__chain_ok(s);
 	size_t i, j;
 	uint32_t id;
 	int ret;

@@ -443,6 +443,26 @@ static size_t chain_unwound(struct symbols *s, const struct stream_sample *smp,
 	return n;
 }
 
+bool symbols__chain_ok(const struct stream_sample *smp)
+{
+	uint64_t i;
+
+	for (i = 0; i < smp->nr_callchain; i++) {
+		switch (smp->callchain[i]) {
+		case PERF_CONTEXT_HV:
+		case PERF_CONTEXT_KERNEL:
+		case PERF_CONTEXT_USER:
+		case PERF_CONTEXT_GUEST_KERNEL:	/* newer perf's (not 6.1's); PERF_CONTEXT_GUEST */
+		case PERF_CONTEXT_GUEST_USER:	/* alone is not known to 6.12 either */
+			break;
+		default:
+			if (smp->callchain[i] >= PERF_CONTEXT_MAX)
+				return false;
+		}
+	}
+	return true;
+}
+
 size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsigned int flags,
 		      struct sym_loc *out, size_t max)
 {
@@ -454,6 +474,8 @@ size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsign
 	if (!max)
 		return 0;
 	symbols__resolve(s, smp->pid, smp->ip, mode, flags & ~SYM_RETADDR, &out[n++]);
+	if (!symbols__chain_ok(smp))
+		return n;	/* perf discards a chain it cannot read, the unwound part too */
 	for (i = 0; i < smp->nr_callchain && n < max; i++) {
 		uint64_t ip = smp->callchain[i];
 
