@@ -89,6 +89,10 @@ objcopy --strip-debug "$TMP/hotline"
 same3 stripped report -i "$TMP/hl.data" --sort srcline
 cmp -s "$TMP/stripped.warm" "$TMP/srcline.warm" && fail "the cache hid the stripped debug info"
 grep -q "$TMP/hotline: no debug info" "$TMP/stripped.warm" || fail "no note for missing debug info"
+# the cache knows there is no debug info now: a report without lines says nothing of it, as
+# with --no-cache (it once did with the cache, when a [vdso] sample happened to be in the file)
+same3 stripped-sym report -i "$TMP/hl.data" --sort sym
+grep -q "no debug info" "$TMP/stripped-sym.warm" && fail "a note on lines in a report without"
 gcc -g -O2 -o "$TMP/hotline" "$src" || fail "cannot rebuild hotline"
 same3 rebuilt report -i "$TMP/hl.data" --sort srcline
 rm "$TMP/hotline"

@@ -110,7 +110,13 @@ static int dso_note(void *ctx, struct sym_dso *d)
 
 	for (i = 0; i < r->o->sym.nr_keys; i++)
 		lines |= r->o->sym.keys[i] == SYMREP_SRCLINE;
-	if (st != SYM_DSO_OK && (st != SYM_DSO_KALLSYMS || lines))
+	lines |= r->focus != NULL;	/* its hottest lines */
+	/*
+	 * "no source lines" says something only where lines are shown; and whether a DSO has
+	 * them is known once a run asked, which the lookup cache remembers: the note would
+	 * come and go with it
+	 */
+	if (st != SYM_DSO_OK && ((st != SYM_DSO_KALLSYMS && st != SYM_DSO_NO_DEBUGINFO) || lines))
 		note(r, "%s: %s", sym_dso__name(d), sym_dso__status_str(st));
 	return 0;
 }
