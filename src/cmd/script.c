@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <event-parse.h>
 #include <trace-seq.h>
@@ -704,9 +703,6 @@ static int run_script(const struct script_opts *o)
 	size_t i;
 	int ret;
 
-	/* a file or a pipe: written in large blocks, as nothing reads it line by line */
-	if (!isatty(STDOUT_FILENO))
-		setvbuf(stdout, NULL, _IOFBF, 1 << 18);
 	s.threads = threads__new();
 	s.uw = unwinder__new(find_map, &s);
 	if (!s.threads || !s.uw) {

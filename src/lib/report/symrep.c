@@ -194,7 +194,8 @@ struct symrep {
 	struct sym_loc frames[MAX_FRAMES];
 	const struct sym_loc *xf;		/* the frames with their inlined functions */
 	struct sym_loc xframes[MAX_FRAMES];	/* (r->frames where none) */
-	struct sym_loc cframes[MAX_FRAMES];	/* add_children()'s entries of r->xf */
+	const struct sym_loc *centries[MAX_FRAMES];	/* add_children()'s entries of r->xf */
+	struct sym_loc cframes[MAX_FRAMES];	/* (those of frames without a symbol) */
 	const char *names[MAX_FRAMES];
 	char buf[8192], label[1024];
 	struct sym_key label_key;		/* of label */
@@ -603,10 +604,10 @@ static size_t expand(struct symrep *r, int mode, bool moved, size_t nf, size_t n
 }
 
 /*
- * The children entries of frames [0, @nf) of r->xf into r->cframes, as perf 6.1 makes them
- * (fill_callchain_info()): a frame without a symbol is at the address as sampled (where the
- * sample's own row has its address in the DSO), and one without a map at the sample's
- * (@self's) level
+ * The children entries of frames [0, @nf) of r->xf into r->centries, as perf 6.1 makes them
+ * (fill_callchain_info()): a frame with a symbol is itself, one without is at the address as
+ * sampled (where the sample's own row has its address in the DSO), a copy in r->cframes,
+ * and one without a map at the sample's (@self's) level
  */
 static void chain_entries(struct symrep *r, const struct sym_loc *self, size_t nf)
 {
@@ -615,13 +616,15 @@ static void chain_entries(struct symrep *r, const struct sym_loc *self, size_t n
 	for (i = 0; i < nf; i++) {
 		struct sym_loc *c = &r->cframes[i];
 
-		*c = r->xf[i];
-		if (c->sym)
+		r->centries[i] = &r->xf[i];
+		if (r->xf[i].sym)
 			continue;
+		*c = r->xf[i];
 		c->addr = c->ip;
 		c->at_ip = true;
 		if (!c->dso)
 			c->kernel = self->kernel;
+		r->centries[i] = c;
 	}
 }
 
@@ -639,7 +642,7 @@ static bool same_entry(const struct sym_loc *a, const struct sym_loc *b)
 
 /*
  * Each function of the chain once, however often it recurs (perf's he_cache), frames
- * without a symbol by their entries (chain_entry()). With -g, as perf's cumulative
+ * without a symbol by their entries (chain_entries()). With -g, as perf's cumulative
  * entries: the path from the function to the sampled frame (caller order) or to the
  * outermost one (callee order), from its outermost or innermost occurrence in that order;
  * the sampled function's own row has the whole path already. @nf and @np count r->xf, the
@@ -652,10 +655,11 @@ static int add_children(struct symrep *r, const struct stream_sample *s, const c
 	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE;
 	const struct sym_loc *self = &r->frames[0];
 	const struct sym_key *lab;
-	struct sym_loc *c = r->cframes;
-	/* without a callchain perf makes no children entries: frame 0 is the row's own */
+	const struct sym_loc *const *c = r->centries;
+	/* without a callchain (none, or one perf discards) perf makes no children entries:
+	 * frame 0 is the row's own. Path frames (@np) there are of a chain perf reads. */
 	bool chained = (s->nr_callchain || (s->user_stack_size && s->user_regs_abi)) &&
-		       symbols__chain_ok(s);
+		       (np || symbols__chain_ok(s));
 	size_t i, j;
 	uint32_t id;
 	int ret;
@@ -665,15 +669,15 @@ static int add_children(struct symrep *r, const struct stream_sample *s, const c
 	ret = add_row(st, rv, id, lab, s->period, (uint32_t)np, (int32_t)s->tid);
 	chain_entries(r, self, nf);
 	for (i = 0; i < nf && !ret; i++) {
-		const struct sym_loc *f = &c[i];
+		const struct sym_loc *f = c[i];
 		bool own = f->sym || !chained ? (i < n0 && !f->inlined) || same_function(f, self) :
 						same_entry(f, self);
 		bool seen = own, path = paths && i < np && !own;
 
 		for (j = 0; j < i && !seen; j++)
-			seen = same_entry(f, &c[j]);
+			seen = same_entry(f, c[j]);
 		for (j = i + 1; !callee && path && j < np; j++)
-			path = !same_entry(f, &c[j]);
+			path = !same_entry(f, c[j]);
 		if (seen && !(path && !callee))
 			continue;
 		id = frame_label(r, f, s->pid, s->cpu, comm, &lab);

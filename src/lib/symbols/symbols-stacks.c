@@ -127,11 +127,11 @@ static struct sym_stack *entry_ref(struct sym_stacks *st, const struct sym_key *
 		return NULL;
 	i = slot(st, k->str, k->len, k->hash);
 	if (!st->v[i].key) {
-		char *c = ref ? (char *)k->str : malloc(k->len + 1);
+		char *c = NULL;
 
-		if (!c)
+		if (!ref && !(c = malloc(k->len + 1)))
 			return NULL;
-		st->v[i].key = ref ? c : memcpy(c, k->str, k->len + 1);
+		st->v[i].key = ref ? k->str : memcpy(c, k->str, k->len + 1);
 		if (ref)
 			st->borrowed[i] = 1;
 		st->v[i].tid = tid;
