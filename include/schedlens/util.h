@@ -38,6 +38,14 @@ int parse_duration_ns(const char *s, uint64_t *out);
 /* A 64-bit hash of @len bytes at @p, @seed mixed in: 8 bytes a step, for hash tables. */
 uint64_t hash_bytes(const void *p, size_t len, uint64_t seed);
 
+/*
+ * @v as printf's "%*.2f" with @width into @buf of @cap (NUL terminated, cut to fit as
+ * snprintf's): the length it has whole. Digits without printf where the value is not within
+ * a millionth of a cent of a tie (which printf rounds by the double's exact value): a
+ * report prints two shares for each of its rows.
+ */
+size_t fmt_fixed2(char *buf, size_t cap, double v, int width);
+
 /* Monotonic clock in nanoseconds. */
 uint64_t now_ns(void);
 

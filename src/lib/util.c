@@ -117,6 +117,41 @@ int parse_duration_ns(const char *s, uint64_t *out)
 	return -EINVAL;
 }
 
+size_t fmt_fixed2(char *buf, size_t cap, double v, int width)
+{
+	char d[32];
+	double x = v * 100.0, f;
+	uint64_t n;
+	size_t i = sizeof(d), len, pad;
+	int ret;
+
+	if (!(x >= 0 && x < 1e15) || signbit(v))
+		goto slow;
+	n = (uint64_t)x;
+	f = x - (double)n;
+	if (f > 0.5 - 1e-6 && f < 0.5 + 1e-6)
+		goto slow;
+	n += f > 0.5;
+	d[--i] = (char)('0' + n % 10);
+	d[--i] = (char)('0' + n / 10 % 10);
+	d[--i] = '.';
+	n /= 100;
+	do
+		d[--i] = (char)('0' + n % 10);
+	while (n /= 10);
+	len = sizeof(d) - i;
+	pad = width > 0 && (size_t)width > len ? (size_t)width - len : 0;
+	if (pad + len >= cap)
+		goto slow;
+	memset(buf, ' ', pad);
+	memcpy(buf + pad, d + i, len);
+	buf[pad + len] = '\0';
+	return pad + len;
+slow:
+	ret = snprintf(buf, cap, "%*.2f", width, v);
+	return ret < 0 ? 0 : (size_t)ret;
+}
+
 uint64_t hash_bytes(const void *p, size_t len, uint64_t seed)
 {
 	const unsigned char *s = p;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <check.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "schedlens/util.h"
 
@@ -51,6 +53,33 @@ START_TEST(test_duration)
 }
 END_TEST
 
+/* fmt_fixed2() is printf's "%*.2f": ties, shares a report prints, widths, what does not fit */
+START_TEST(test_fmt_fixed2)
+{
+	static const double fixed[] = { 0, -0.0, 0.005, 0.015, 0.125, 0.375, 1.005, 2.675,
+					99.995, 100, 12.345, 1e-9, 9.999999, 123456.785, -1.5,
+					1e20, 0.1, 33.333333333, 66.666666667 };
+	char want[64], got[64];
+	unsigned int seed = 1;
+	size_t i, n;
+
+	for (i = 0; i < 200000 + ARRAY_SIZE(fixed); i++) {
+		double v = i < ARRAY_SIZE(fixed) ? fixed[i] :
+			   i % 2 ? 100.0 * (double)(rand_r(&seed) % 100000) / (1 + rand_r(&seed) % 100000) :
+				   (double)rand_r(&seed) / RAND_MAX * 100.0;
+		int w = (int)(i % 9);
+
+		snprintf(want, sizeof(want), "%*.2f", w, v);
+		n = fmt_fixed2(got, sizeof(got), v, w);
+		ck_assert_msg(!strcmp(got, want) && n == strlen(want), "%.17g: '%s', printf '%s'",
+			      v, got, want);
+	}
+	n = fmt_fixed2(got, 4, 12.5, 7);	/* cut as snprintf cuts */
+	ck_assert_str_eq(got, "  1");
+	ck_assert_uint_eq(n, 7);
+}
+END_TEST
+
 START_TEST(test_err)
 {
 	struct errbuf e = { "" };
@@ -74,6 +103,7 @@ int main(void)
 	tcase_add_test(tc, test_parse_u64_double);
 	tcase_add_test(tc, test_duration);
 	tcase_add_test(tc, test_err);
+	tcase_add_test(tc, test_fmt_fixed2);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

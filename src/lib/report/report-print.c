@@ -67,11 +67,18 @@ size_t report__share_cols(const struct report *r, struct report_col *c, size_t n
 void report__print_shares(const struct report *r, const double *pct, size_t nr_pct,
 			  const uint64_t *nr, size_t nr_members)
 {
-	size_t i;
+	char buf[64];
+	size_t i, n;
 
 	fputs("  ", r->out);
-	for (i = 0; i < nr_pct; i++)
-		fprintf(r->out, "%s%*.2f%%", i && i % nr_members == 0 ? "  " : "", PCT_WIDTH - 1, pct[i]);
+	for (i = 0; i < nr_pct; i++) {
+		if (i && i % nr_members == 0)
+			fputs("  ", r->out);
+		n = fmt_fixed2(buf, sizeof(buf) - 1, pct[i], PCT_WIDTH - 1);
+		n = n < sizeof(buf) - 2 ? n : sizeof(buf) - 2;	/* (a share is at most 100) */
+		buf[n++] = '%';
+		fwrite(buf, 1, n, r->out);
+	}
 	for (i = 0; r->o->show_nr && i < nr_members; i++)
 		fprintf(r->out, "%s%*llu", i ? "" : "  ", NR_WIDTH, (unsigned long long)nr[i]);
 }

@@ -575,6 +575,27 @@ static int print_paths(struct report *r, const struct row_paths *rp, size_t row,
 }
 
 /*
+ * The keys of label @key as printed, at *@f with their lengths in @len (symrep__split()'s
+ * fields, the label left as it is): how many
+ */
+static size_t label_fields(const char *key, const char **f, size_t *len)
+{
+	size_t n = 0;
+	const char *p = key, *end, *id;
+
+	while (n < SYMREP_MAX_KEYS) {
+		end = strchr(p, SYMREP_SEP);
+		id = memchr(p, SYMREP_ID, end ? (size_t)(end - p) : strlen(p));
+		f[n] = p;
+		len[n++] = (size_t)((id ? id : end ? end : p + strlen(p)) - p);
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return n;
+}
+
+/*
  * Rows by label (source lines, --children: children and self shares, -g call paths) of
  * event @idx and the @n - 1 members of its group after it, side by side
  */
@@ -584,9 +605,11 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 	bool children = o->sym.children;
 	uint64_t tp[REPORT_MAX_MEMBERS], ts[REPORT_MAX_MEMBERS], all_p = 0, all_s = 0;
 	double pct[2 * REPORT_MAX_MEMBERS], sp;
-	size_t i, j, m, nk, nc, w[SYMREP_MAX_KEYS] = { 0 };
+	static const char spaces[] = "                                ";
+	size_t i, j, m, nk, nc, k, pad, w[SYMREP_MAX_KEYS] = { 0 }, fl[SYMREP_MAX_KEYS];
 	struct report_col c[3 + SYMREP_MAX_KEYS];
-	char *f[SYMREP_MAX_KEYS], lab[1024], desc[1024];
+	const char *f[SYMREP_MAX_KEYS];
+	char desc[1024];
 	struct row_paths paths = { 0 };
 	struct label_rows lr;
 	int ret = label_rows(r, idx, n, &lr);
@@ -602,10 +625,9 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 	for (j = 0; j < o->sym.nr_keys; j++)
 		w[j] = strlen(key_title(o->sym.keys[j]));
 	for (i = 0; i < lr.nr; i++) {
-		snprintf(lab, sizeof(lab), "%s", lr.v[i].key);
-		nk = symrep__split(lab, f, SYMREP_MAX_KEYS);
+		nk = label_fields(lr.v[i].key, f, fl);
 		for (j = 0; j < nk; j++)
-			w[j] = strlen(f[j]) > w[j] ? strlen(f[j]) : w[j];
+			w[j] = fl[j] > w[j] ? fl[j] : w[j];
 	}
 	if (!o->sep) {
 		report__print_count(r->out, all_s, all_p, r->groups[idx].nr_members > 1,
@@ -629,10 +651,15 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 			report__print_fields(r, idx, pct[0], sp);
 		else
 			report__print_shares(r, pct, children ? 2 * n : n, e->nr, n);
-		snprintf(lab, sizeof(lab), "%s", e->key);
-		nk = symrep__split(lab, f, SYMREP_MAX_KEYS);
-		for (j = 0; j < nk; j++)
-			fprintf(r->out, "%s%-*s", o->sep ?: "  ", o->sep || j + 1 == nk ? 0 : (int)w[j], f[j]);
+		nk = label_fields(e->key, f, fl);
+		for (j = 0; j < nk; j++) {
+			fputs(o->sep ?: "  ", r->out);
+			fwrite(f[j], 1, fl[j], r->out);
+			for (pad = o->sep || j + 1 == nk ? 0 : w[j] - fl[j]; pad; pad -= k) {
+				k = pad < sizeof(spaces) - 1 ? pad : sizeof(spaces) - 1;
+				fwrite(spaces, 1, k, r->out);
+			}
+		}
 		fputc('\n', r->out);
 		if (paths.p && !ret)
 			ret = print_paths(r, &paths, i, e->key, tp[0], e->period[0]);

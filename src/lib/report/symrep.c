@@ -125,23 +125,30 @@ static int labels__grow(struct labels *l)
 	return 0;
 }
 
+/* *@v of *@cap elements of @size grown to hold @need (doubling from @first), zeroed: 0 or -ENOMEM */
+static int grow_zeroed(void **v, size_t *cap, size_t need, size_t size, size_t first)
+{
+	size_t ncap = *cap ? *cap : first;
+	char *n;
+
+	while (ncap < need)
+		ncap *= 2;
+	n = realloc(*v, ncap * size);
+	if (!n)
+		return -ENOMEM;
+	memset(n + *cap * size, 0, (ncap - *cap) * size);
+	*v = n;
+	*cap = ncap;
+	return 0;
+}
+
 static int row_vec__add(struct row_vec *rv, uint32_t id, uint64_t period, uint32_t depth,
 			int32_t tid)
 {
 	struct row_count *c;
 
-	if (id >= rv->cap) {
-		size_t ncap = rv->cap ? rv->cap : 1024;
-
-		while (ncap <= id)
-			ncap *= 2;
-		c = realloc(rv->v, ncap * sizeof(*c));
-		if (!c)
-			return -ENOMEM;
-		memset(c + rv->cap, 0, (ncap - rv->cap) * sizeof(*c));
-		rv->v = c;
-		rv->cap = ncap;
-	}
+	if (id >= rv->cap && grow_zeroed((void **)&rv->v, &rv->cap, (size_t)id + 1, sizeof(*c), 1024))
+		return -ENOMEM;
 	c = &rv->v[id];
 	if (!c->nr_samples)
 		c->tid = tid;
@@ -199,6 +206,10 @@ struct symrep {
 	const char *names[MAX_FRAMES];
 	char buf[8192], label[1024];
 	struct sym_key label_key;		/* of label */
+	uint32_t ids[MAX_FRAMES];		/* number_entries()'s labels of r->centries */
+	bool outer[MAX_FRAMES];			/* (and which are a path's outermost) */
+	uint32_t *stamps, stamp_now;		/* by label number (stamps__begin()) */
+	size_t nr_stamps;
 };
 
 struct symrep *symrep__new(struct symbols *syms, const struct symrep_config *cfg)
@@ -275,6 +286,7 @@ void symrep__delete(struct symrep *r)
 	free(r->children_v);
 	labels__delete(r->labels);
 	sym_stacks__delete(r->comms);
+	free(r->stamps);
 	free(r);
 }
 
@@ -641,6 +653,55 @@ static bool same_entry(const struct sym_loc *a, const struct sym_loc *b)
 }
 
 /*
+ * Stamps by label number, for number_entries(): a label whose stamp is r->stamp_now
+ * was an entry of this sample already; r->stamp_now + 1 marks one a later path frame has.
+ * 0, or -ENOMEM where the stamps cannot cover the labels (then entries are compared).
+ */
+static int stamps__begin(struct symrep *r, size_t nf)
+{
+	size_t need = r->labels->nr + nf + 1;
+
+	if (need > r->nr_stamps &&
+	    grow_zeroed((void **)&r->stamps, &r->nr_stamps, need, sizeof(*r->stamps), 4096))
+		return -ENOMEM;
+	if (r->stamp_now >= UINT32_MAX - 2) {
+		memset(r->stamps, 0, r->nr_stamps * sizeof(*r->stamps));
+		r->stamp_now = 0;
+	}
+	r->stamp_now += 2;
+	return 0;
+}
+
+/*
+ * The labels of r->centries' @nf entries by number in r->ids, and in r->outer which of the
+ * first @np (a path's) no frame further out in the path has, for a caller-order path's
+ * entry at its outermost occurrence; each entry's stamp then says whether an entry before
+ * it was its label (r->stamp_now). So add_children() tells a recurring function from its
+ * stamp, in place of comparing each frame with the others. False where labels are not
+ * numbered (keys of the sample, or a table that cannot grow): entries are compared.
+ */
+static bool number_entries(struct symrep *r, const struct stream_sample *s, const char *comm,
+			   size_t nf, size_t np, bool outer)
+{
+	const struct sym_key *lab;
+	uint32_t now;
+	size_t i;
+
+	if (!r->labels || stamps__begin(r, nf))
+		return false;
+	for (i = 0; i < nf; i++)
+		if ((r->ids[i] = frame_label(r, r->centries[i], s->pid, s->cpu, comm, &lab)) ==
+		    NO_LABEL)
+			return false;
+	now = r->stamp_now;
+	for (i = np; outer && i-- > 0;) {
+		r->outer[i] = r->stamps[r->ids[i]] != now + 1;
+		r->stamps[r->ids[i]] = now + 1;
+	}
+	return true;
+}
+
+/*
  * Each function of the chain once, however often it recurs (perf's he_cache), frames
  * without a symbol by their entries (chain_entries()). With -g, as perf's cumulative
  * entries: the path from the function to the sampled frame (caller order) or to the
@@ -662,25 +723,35 @@ static int add_children(struct symrep *r, const struct stream_sample *s, const c
 		       (np || symbols__chain_ok(s));
 	size_t i, j;
 	uint32_t id;
+	bool by_id;
 	int ret;
 
 	/* the sampled function, even where only its DWARF name is a frame (a clone) */
 	id = frame_label(r, self, s->pid, s->cpu, comm, &lab);
 	ret = add_row(st, rv, id, lab, s->period, (uint32_t)np, (int32_t)s->tid);
 	chain_entries(r, self, nf);
+	by_id = !ret && rv && number_entries(r, s, comm, nf, np, paths && !callee);
 	for (i = 0; i < nf && !ret; i++) {
 		const struct sym_loc *f = c[i];
 		bool own = f->sym || !chained ? (i < n0 && !f->inlined) || same_function(f, self) :
 						same_entry(f, self);
 		bool seen = own, path = paths && i < np && !own;
 
-		for (j = 0; j < i && !seen; j++)
+		if (by_id) {
+			seen |= r->stamps[r->ids[i]] == r->stamp_now;
+			path &= callee || r->outer[i];
+			r->stamps[r->ids[i]] = r->stamp_now;
+		}
+		for (j = 0; !by_id && j < i && !seen; j++)
 			seen = same_entry(f, c[j]);
-		for (j = i + 1; !callee && path && j < np; j++)
+		for (j = i + 1; !by_id && !callee && path && j < np; j++)
 			path = !same_entry(f, c[j]);
 		if (seen && !(path && !callee))
 			continue;
-		id = frame_label(r, f, s->pid, s->cpu, comm, &lab);
+		if (by_id)
+			lab = &r->labels->keys[id = r->ids[i]];
+		else
+			id = frame_label(r, f, s->pid, s->cpu, comm, &lab);
 		/* perf's depth of the entry's callchain: from it to the outermost frame (callee
 		 * order) or to the sampled one (caller order) */
 		if (!seen)
