@@ -426,7 +426,8 @@ static struct member_ref *member_refs(struct hist **members, size_t nr, size_t *
 	for (m = 0; m < nr; m++)
 		for (i = 0; i < members[m]->nr; i++)
 			refs[k++] = (struct member_ref){ &members[m]->v[i], m };
-	qsort_r(refs, *n, sizeof(*refs), cmp_ref, members[0]);
+	if (nr > 1)	/* (one member's entries are in key order from hist__collapse()) */
+		qsort_r(refs, *n, sizeof(*refs), cmp_ref, members[0]);
 	return refs;
 }
 

@@ -147,26 +147,51 @@ static const char *key_title(enum hist_sort s)
 	return s < ARRAY_SIZE(t) ? t[s] : "?";
 }
 
+/* @len bytes of @s, then spaces to @width */
+static void put_padded(FILE *out, const char *s, size_t len, size_t width)
+{
+	static const char spaces[] = "                                                                ";
+	size_t k;
+
+	fwrite(s, 1, len, out);
+	for (width = width > len ? width - len : 0; width; width -= k) {
+		k = width < sizeof(spaces) - 1 ? width : sizeof(spaces) - 1;
+		fwrite(spaces, 1, k, out);
+	}
+}
+
 static void print_key(struct report *r, const struct hist_key *k, enum hist_sort s, int w)
 {
-	int n;
+	char buf[40];
+	size_t n, uw = w > 0 ? (size_t)w : 0;
 
 	switch (s) {
-	case HIST_SORT_COMM:
-		if (w)
-			fprintf(r->out, "%-*.*s", w, w, k->comm);
-		else
-			fputs(k->comm, r->out);
+	case HIST_SORT_COMM:	/* cut to the column's width */
+		n = strlen(k->comm);
+		put_padded(r->out, k->comm, w && n > uw ? uw : n, uw);
 		break;
 	case HIST_SORT_DSO:
-		fprintf(r->out, "%-*s", w, k->dso);
+		put_padded(r->out, k->dso, strlen(k->dso), uw);
 		break;
 	case HIST_SORT_SYM:	/* the whole name, however long (C++'s) */
-		n = k->sym_name ? fprintf(r->out, "[%c] %s", k->level, k->sym_name) :
-				  fprintf(r->out, "[%c] %#.16llx", k->level,	/* perf's %-#.*llx */
-					  (unsigned long long)k->addr);
-		if (n >= 0 && n < w)
-			fprintf(r->out, "%*s", w - n, "");
+		buf[0] = '[';
+		buf[1] = (char)k->level;
+		buf[2] = ']';
+		buf[3] = ' ';
+		if (k->sym_name) {
+			fwrite(buf, 1, 4, r->out);
+			n = strlen(k->sym_name);
+			put_padded(r->out, k->sym_name, n, uw > n + 4 ? uw - 4 : 0);
+		} else {	/* perf's %-#.*llx: "0x" and 16 digits, 0 without "0x" */
+			n = 4;
+			if (k->addr) {
+				buf[n++] = '0';
+				buf[n++] = 'x';
+			}
+			for (int d = 60; d >= 0; d -= 4)
+				buf[n++] = "0123456789abcdef"[k->addr >> d & 15];
+			put_padded(r->out, buf, n, uw);
+		}
 		break;
 	case HIST_SORT_PID:	/* -t: the tid alone */
 		if (w)
