@@ -60,6 +60,16 @@ uint64_t threads__generation(const struct threads *t);
 /* The map of process @pid at @addr (user space), NULL when none; nothing is created. */
 const struct tmap *threads__map(struct threads *t, uint32_t pid, uint64_t addr);
 
+/*
+ * The versions of the address spaces that resolving an address of @pid/@tid in @cpumode
+ * reads (threads__resolve()'s, creating the thread as it does, and threads__map()'s of
+ * @pid): the kernel's for PERF_RECORD_MISC_KERNEL, else the thread's and the process's.
+ * A version is another after any change of its space and never comes again in the process:
+ * what was resolved at equal versions and address is resolved alike. 0 or -ENOMEM.
+ */
+int threads__space(struct threads *t, uint32_t pid, uint32_t tid, uint16_t cpumode,
+		   uint64_t v[2]);
+
 /* Changes when a kernel map is added or changed (not when the same one comes again). */
 uint64_t threads__kmaps_gen(const struct threads *t);
 

@@ -62,6 +62,20 @@ static inline bool script_has(const struct script_fields *f, const struct perf_e
 }
 
 /*
+ * Text kept by key bytes and an id (script-memo.c), up to @max_bytes: at the bound the memo
+ * empties and fills again. _get: the text of a key (its length in *@tlen), or NULL; _put:
+ * the kept copy of @text (NUL-terminated), or NULL where it is not kept. @hash: the key's.
+ */
+struct text_memo;
+
+struct text_memo *text_memo__new(size_t max_bytes);
+void text_memo__delete(struct text_memo *m);
+const char *text_memo__get(const struct text_memo *m, int id, const void *key, uint32_t klen,
+			   uint64_t hash, uint32_t *tlen);
+const char *text_memo__put(struct text_memo *m, int id, const void *key, uint32_t klen,
+			   uint64_t hash, const char *text, uint32_t tlen);
+
+/*
  * Tracepoint payloads as text (script-trace.c): libtraceevent's TEP_PRINT_INFO of a record,
  * kept per event and payload where the text depends on the payload alone, up to @max_bytes.
  */

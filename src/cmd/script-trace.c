@@ -6,7 +6,7 @@
  * script's time on such a file. The text is a function of the payload bytes when the event
  * has no handler of its own and its print format reads no common_* field and calls no
  * function: such events are looked up by their bytes past the common fields, the others
- * always printed. The memo stops growing at a bound and prints afresh what it lacks.
+ * always printed. The memo (script-memo.c) empties at its bound and fills again.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -29,43 +29,28 @@ struct memo_event {
 	uint32_t off;			/* where the payload's own fields start */
 };
 
-struct memo_ent {
-	int id;
-	uint32_t klen, tlen;
-	char data[];			/* klen key bytes, then tlen text bytes and a NUL */
-};
-
-struct memo_slot {
-	uint64_t hash;			/* in the table, so that a probe reads no entry */
-	struct memo_ent *ent;		/* NULL: empty */
-};
-
 struct trace_memo {
 	struct memo_event *events;
 	size_t nr_events;
-	struct memo_slot *tab;
-	size_t mask, used;
-	size_t bytes, max_bytes;
+	struct text_memo *texts;	/* by event id and payload */
 };
 
 struct trace_memo *trace_memo__new(size_t max_bytes)
 {
 	struct trace_memo *m = calloc(1, sizeof(*m));
 
-	if (m)
-		m->max_bytes = max_bytes;
+	if (m && !(m->texts = text_memo__new(max_bytes))) {
+		free(m);
+		return NULL;
+	}
 	return m;
 }
 
 void trace_memo__delete(struct trace_memo *m)
 {
-	size_t i;
-
 	if (!m)
 		return;
-	for (i = 0; m->tab && i <= m->mask; i++)
-		free(m->tab[i].ent);
-	free(m->tab);
+	text_memo__delete(m->texts);
 	free(m->events);
 	free(m);
 }
@@ -157,26 +142,6 @@ static struct memo_event *event_of(struct trace_memo *m, struct tep_handle *tep,
 	return e;
 }
 
-static int grow(struct trace_memo *m)
-{
-	size_t nmask = m->mask ? m->mask * 2 + 1 : 1023, i, j;
-	struct memo_slot *n = calloc(nmask + 1, sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	for (i = 0; m->tab && i <= m->mask; i++) {
-		if (!m->tab[i].ent)
-			continue;
-		for (j = m->tab[i].hash & nmask; n[j].ent; j = (j + 1) & nmask)
-			;
-		n[j] = m->tab[i];
-	}
-	free(m->tab);
-	m->tab = n;
-	m->mask = nmask;
-	return 0;
-}
-
 /* tep_print_event()'s INFO text of @rec, into @ts: what script printed before */
 static const char *print(struct tep_handle *tep, struct trace_seq *ts, struct tep_record *rec)
 {
@@ -190,11 +155,10 @@ const char *trace_memo__print(struct trace_memo *m, struct tep_handle *tep,
 			      struct trace_seq *ts, struct tep_record *rec)
 {
 	const unsigned char *key;
+	const char *text;
 	struct memo_event *e;
-	struct memo_ent *n;
-	uint32_t klen;
+	uint32_t klen, tlen;
 	uint64_t h;
-	size_t i, tlen;
 	int id;
 
 	if (!m || rec->size <= 0)
@@ -206,29 +170,13 @@ const char *trace_memo__print(struct trace_memo *m, struct tep_handle *tep,
 	key = (const unsigned char *)rec->data + e->off;
 	klen = (uint32_t)rec->size - e->off;
 	h = hash_bytes(key, klen, (uint64_t)(uint32_t)id << 32);
-	for (i = m->tab ? h & m->mask : 0; m->tab && m->tab[i].ent; i = (i + 1) & m->mask) {
-		n = m->tab[i].ent;
-		if (m->tab[i].hash == h && n->id == id && n->klen == klen &&
-		    !memcmp(n->data, key, klen))
-			return n->data + klen;
-	}
+	text = text_memo__get(m->texts, id, key, klen, h, &tlen);
+	if (text)
+		return text;
 	print(tep, ts, rec);
 	if (ts->state != TRACE_SEQ__GOOD)
 		return ts->buffer;
-	tlen = strlen(ts->buffer);
-	if (m->bytes + sizeof(*n) + klen + tlen + 1 > m->max_bytes ||
-	    ((m->used + 1) * 2 > m->mask && grow(m)))
-		return ts->buffer;
-	n = malloc(sizeof(*n) + klen + tlen + 1);
-	if (!n)
-		return ts->buffer;
-	*n = (struct memo_ent){ id, klen, (uint32_t)tlen };
-	memcpy(n->data, key, klen);
-	memcpy(n->data + klen, ts->buffer, tlen + 1);
-	for (i = h & m->mask; m->tab[i].ent; i = (i + 1) & m->mask)
-		;
-	m->tab[i] = (struct memo_slot){ h, n };
-	m->used++;
-	m->bytes += sizeof(*n) + klen + tlen + 1;
-	return n->data + klen;
+	text = text_memo__put(m->texts, id, key, klen, h, ts->buffer,
+			      (uint32_t)strlen(ts->buffer));
+	return text ? text : ts->buffer;
 }

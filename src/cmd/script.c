@@ -29,6 +29,8 @@
 #define MAX_UNWOUND 127		/* perf's default callchain depth */
 #define MAX_INLINES 64
 #define SCRIPT_TRACE_MEMO_BYTES (32u << 20)
+#define SCRIPT_FRAME_MEMO_BYTES (8u << 20)	/* callchain addresses' text */
+#define SCRIPT_FRAME_ROOM (64u << 10)	/* the most one address prints, inlines and all */
 
 struct script_opts {
 	const char *input;
@@ -53,6 +55,7 @@ struct script {
 	struct threads *threads;
 	struct trace_seq ts;
 	struct trace_memo *memo;	/* tracepoint payloads printed before */
+	struct text_memo *frames;	/* addresses printed before (print_addr()) */
 	struct kallsyms *ksyms;		/* for %pS in tracepoints (symbols__pick_kallsyms()) */
 	struct symbols *syms;		/* the sym field: report's symbols, the same input rules */
 	struct tmap kallsyms_map;	/* the kernel's, as far as its kallsyms goes */
@@ -143,6 +146,7 @@ static int sc_begin(void *ctx, const struct stream_info *info)
 static struct {
 	char buf[1 << 18];
 	size_t len;
+	uint64_t flushes;	/* (what was written since a mark is in buf while it stays) */
 	bool failed;		/* stdout took less than it was given */
 } outb;
 
@@ -151,6 +155,7 @@ static void out_flush(void)
 	if (outb.len && fwrite(outb.buf, 1, outb.len, stdout) != outb.len)
 		outb.failed = true;
 	outb.len = 0;
+	outb.flushes++;
 }
 
 static void out_write(const char *p, size_t n)
@@ -158,6 +163,7 @@ static void out_write(const char *p, size_t n)
 	if (outb.len + n > sizeof(outb.buf)) {
 		out_flush();
 		if (n > sizeof(outb.buf)) {
+			outb.flushes++;
 			if (fwrite(p, 1, n, stdout) != n)
 				outb.failed = true;
 			return;
@@ -230,6 +236,16 @@ static char *fmt_num(uint64_t v, bool hex, int digits, char *end)
 			v >>= 4;
 		} while (v);
 	} else {
+		while (v >= 100) {	/* two digits a step */
+			const char *d = &"00010203040506070809101112131415161718192021222324"
+					  "25262728293031323334353637383940414243444546474849"
+					  "50515253545556575859606162636465666768697071727374"
+					  "75767778798081828384858687888990919293949596979899"[v % 100 * 2];
+
+			*--p = d[1];
+			*--p = d[0];
+			v /= 100;
+		}
 		do {
 			*--p = (char)('0' + v % 10);
 			v /= 10;
@@ -244,12 +260,21 @@ static char *fmt_num(uint64_t v, bool hex, int digits, char *end)
 static void out_num(uint64_t v, bool hex, int digits, int width)
 {
 	char buf[48], *end = buf + 24, *p = fmt_num(v, hex, digits, end);
+	size_t n = (size_t)(end - p), w = (size_t)(width < 0 ? -width : width), pad;
 
-	while (width > 0 && end - p < width)
-		*--p = ' ';
-	while (width < 0 && end - p < -width)
-		*end++ = ' ';
-	out_write(p, end - p);
+	pad = w > n ? w - n : 0;
+	if (outb.len + n + pad > sizeof(outb.buf))
+		out_flush();
+	if (width > 0) {
+		memset(outb.buf + outb.len, ' ', pad);
+		outb.len += pad;
+	}
+	memcpy(outb.buf + outb.len, p, n);
+	outb.len += n;
+	if (width < 0) {
+		memset(outb.buf + outb.len, ' ', pad);
+		outb.len += pad;
+	}
 }
 
 /* %*d and %-*d */
@@ -416,8 +441,8 @@ static void print_sym(const struct sym_loc *l, const char *name, uint32_t fields
  * one line per function addr2line names there: those not the symbol's as "(inlined)",
  * without the DSO.
  */
-static void print_addr(struct script *s, const struct stream_sample *x, uint64_t addr,
-		       uint16_t misc, bool callchain, bool inlines)
+static void print_addr_now(struct script *s, const struct stream_sample *x, uint64_t addr,
+			   uint16_t misc, bool callchain, bool inlines)
 {
 	uint32_t fields = s->f.out[script_output_type(x->evsel->attr.type)].fields;
 	uint16_t mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
@@ -450,6 +475,56 @@ static void print_addr(struct script *s, const struct stream_sample *x, uint64_t
 		if (i + 1 < n)
 			out_c('\n');
 	}
+}
+
+/* what print_addr() prints is a function of these: its memo's key */
+struct frame_key {
+	uint64_t addr, space[2];	/* space: threads__space()'s versions */
+	uint32_t fields;
+	uint16_t mode;
+	bool callchain, inlines;
+};
+
+/*
+ * print_addr_now()'s text of an address, kept by its key: a callchain's addresses recur
+ * sample after sample, and looking each up and formatting it was most of script's time
+ */
+static void print_addr(struct script *s, const struct stream_sample *x, uint64_t addr,
+		       uint16_t misc, bool callchain, bool inlines)
+{
+	struct frame_key k;
+	size_t start;
+	uint64_t h, flushes;
+	const char *text;
+	uint32_t tlen;
+
+	memset(&k, 0, sizeof(k));	/* (the padding too: the key is its bytes) */
+	k.mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	if (!s->frames || threads__space(s->threads, x->pid, x->tid, k.mode, k.space)) {
+		print_addr_now(s, x, addr, misc, callchain, inlines);
+		return;
+	}
+	k.addr = addr;
+	k.fields = s->f.out[script_output_type(x->evsel->attr.type)].fields;
+	k.callchain = callchain;
+	k.inlines = inlines;
+	h = (k.addr * 0x9e3779b97f4a7c15ull ^ k.space[0] * 0xc4ceb9fe1a85ec53ull ^
+	     k.space[1] * 0xff51afd7ed558ccdull ^ (uint64_t)k.fields << 20 ^ k.mode ^
+	     (uint64_t)k.callchain << 8 ^ (uint64_t)k.inlines << 9);
+	h ^= h >> 31;
+	text = text_memo__get(s->frames, 0, &k, sizeof(k), h, &tlen);
+	if (text) {
+		out_write(text, tlen);
+		return;
+	}
+	if (sizeof(outb.buf) - outb.len < SCRIPT_FRAME_ROOM)
+		out_flush();
+	start = outb.len;
+	flushes = outb.flushes;
+	print_addr_now(s, x, addr, misc, callchain, inlines);
+	if (outb.flushes == flushes && outb.len >= start)
+		text_memo__put(s->frames, 0, &k, sizeof(k), h, outb.buf + start,
+			       (uint32_t)(outb.len - start));
 }
 
 static int find_map(void *ctx, uint32_t pid, uint64_t addr, struct unwind_map *out)
@@ -714,12 +789,14 @@ static int run_script(const struct script_opts *o)
 		goto out_delete;
 	trace_seq_init(&s.ts);
 	s.memo = trace_memo__new(SCRIPT_TRACE_MEMO_BYTES);	/* NULL: printed each time */
+	s.frames = text_memo__new(SCRIPT_FRAME_MEMO_BYTES);
 	s.err = &err;
 	cmd_progress__attach(&progress, s.file, o->input);
 	ret = perf_file__run(s.file, &ops, &err);
 	cmd_progress__end(&progress);
 	trace_seq_destroy(&s.ts);
 	trace_memo__delete(s.memo);
+	text_memo__delete(s.frames);
 	perf_file__delete(s.file);
 	kallsyms__delete(s.ksyms);
 	if (s.syms)

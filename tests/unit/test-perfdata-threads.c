@@ -91,6 +91,44 @@ START_TEST(test_maps)
 }
 END_TEST
 
+/*
+ * threads__space(): the versions stay while nothing changes the space, change with a map
+ * of that process (not another's), and a forked child's copy and a thread of a process
+ * have their own; the kernel's follow kernel maps alone
+ */
+START_TEST(test_space_versions)
+{
+	struct threads *t = threads__new();
+	struct stream_task fork = { .fork = true, .pid = 20, .ppid = 10, .tid = 20, .ptid = 10 };
+	struct stream_mmap mod = { .pid = -1, .start = 0xffffffffa0000000ULL, .len = 0x1000,
+				   .misc = PERF_RECORD_MISC_KERNEL,
+				   .filename = "/lib/modules/6.1/kernel/fs/ext4.ko" };
+	uint64_t a[2], b[2], c[2], k[2], k2[2];
+
+	ck_assert_int_eq(umap(t, 10, 0x400000, 0x1000, 0, "/bin/app"), 0);
+	ck_assert_int_eq(threads__space(t, 10, 10, PERF_RECORD_MISC_USER, a), 0);
+	ck_assert_int_eq(threads__space(t, 10, 10, PERF_RECORD_MISC_USER, b), 0);
+	ck_assert(a[0] && a[0] == b[0] && a[1] == b[1]);
+	ck_assert_int_eq(threads__space(t, 10, 11, PERF_RECORD_MISC_USER, c), 0);
+	ck_assert(c[1] == a[1]);	/* a thread reads its process's space */
+	ck_assert_int_eq(threads__task(t, &fork, 0), 0);
+	ck_assert_int_eq(threads__space(t, 20, 20, PERF_RECORD_MISC_USER, c), 0);
+	ck_assert(c[0] != a[0]);	/* the child's copy is another space */
+	ck_assert_int_eq(threads__space(t, 0, 0, PERF_RECORD_MISC_KERNEL, k), 0);
+	ck_assert_int_eq(umap(t, 10, 0x500000, 0x1000, 0, "/lib/b.so"), 0);
+	ck_assert_int_eq(threads__space(t, 10, 10, PERF_RECORD_MISC_USER, b), 0);
+	ck_assert(b[0] != a[0] && b[1] != a[1]);
+	ck_assert_int_eq(threads__space(t, 20, 20, PERF_RECORD_MISC_USER, a), 0);
+	ck_assert(a[0] == c[0]);	/* another process's map left the child's as it was */
+	ck_assert_int_eq(threads__space(t, 30, 30, PERF_RECORD_MISC_KERNEL, k2), 0);
+	ck_assert(k2[0] == k[0]);	/* user maps do not change the kernel's */
+	ck_assert_int_eq(threads__mmap(t, &mod), 0);
+	ck_assert_int_eq(threads__space(t, 0, 0, PERF_RECORD_MISC_KERNEL, k2), 0);
+	ck_assert(k2[0] != k[0]);
+	threads__delete(t);
+}
+END_TEST
+
 START_TEST(test_hist)
 {
 	static const enum hist_sort keys[] = { HIST_SORT_COMM, HIST_SORT_DSO };
@@ -139,6 +177,7 @@ int main(void)
 
 	tcase_add_test(tc, test_comm_override_and_fork);
 	tcase_add_test(tc, test_maps);
+	tcase_add_test(tc, test_space_versions);
 	tcase_add_test(tc, test_hist);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

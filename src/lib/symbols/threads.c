@@ -10,6 +10,7 @@
 
 struct maps {
 	size_t refs;
+	uint64_t version;	/* another with each change, unique in the process (next_version()) */
 	struct tmap *v;		/* sorted by start, non-overlapping */
 	size_t nr, alloc;
 	size_t last;		/* lookup cache */
@@ -90,12 +91,22 @@ const char *threads__intern(struct threads *t, const char *s)
 	return st->v[i];
 }
 
+/* versions of address spaces: one counter for all, so that a freed one's never returns */
+static uint64_t next_version(void)
+{
+	static uint64_t last;
+
+	return __atomic_add_fetch(&last, 1, __ATOMIC_RELAXED);
+}
+
 static struct maps *maps__new(void)
 {
 	struct maps *m = calloc(1, sizeof(*m));
 
-	if (m)
+	if (m) {
 		m->refs = 1;
+		m->version = next_version();
+	}
 	return m;
 }
 
@@ -209,6 +220,7 @@ static int maps__insert(struct maps *m, const struct tmap *nm)
 			m->v[i] = keep[0];
 	}
 	m->last = 0;
+	m->version = next_version();
 	return 0;
 }
 
@@ -339,6 +351,7 @@ struct threads *threads__new(void)
 	t->alloc = 1024;
 	t->tab = calloc(t->alloc, sizeof(*t->tab));
 	t->kmaps.refs = 1;
+	t->kmaps.version = next_version();
 	if (!t->tab)
 		goto out_free;
 	idle = findnew(t, 0, 0);
@@ -545,6 +558,25 @@ const struct tmap *threads__map(struct threads *t, uint32_t pid, uint64_t addr)
 	struct thread *th = find_thread(t, (int32_t)pid);
 
 	return th && th->maps ? maps__find(th->maps, addr) : NULL;
+}
+
+int threads__space(struct threads *t, uint32_t pid, uint32_t tid, uint16_t cpumode,
+		   uint64_t v[2])
+{
+	struct thread *th, *p;
+
+	v[0] = v[1] = 0;
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		v[0] = t->kmaps.version;
+		return 0;
+	}
+	th = findnew(t, pid, tid);
+	if (!th)
+		return -ENOMEM;
+	p = pid == tid ? th : find_thread(t, (int32_t)pid);
+	v[0] = th->maps ? th->maps->version : 0;
+	v[1] = p && p->maps ? p->maps->version : 0;
+	return 0;
 }
 
 uint64_t threads__kmaps_gen(const struct threads *t)
