@@ -70,6 +70,12 @@ const struct tmap *threads__map(struct threads *t, uint32_t pid, uint64_t addr);
 int threads__space(struct threads *t, uint32_t pid, uint32_t tid, uint16_t cpumode,
 		   uint64_t v[2]);
 
+/*
+ * The version of what threads__map() reads for @pid (0: no such process, no maps), or for
+ * the kernel's modes the kernel maps': as threads__space()'s, nothing created.
+ */
+uint64_t threads__map_space(struct threads *t, uint32_t pid, uint16_t cpumode);
+
 /* Changes when a kernel map is added or changed (not when the same one comes again). */
 uint64_t threads__kmaps_gen(const struct threads *t);
 

@@ -219,6 +219,9 @@ START_TEST(test_overlapping_maps)
 	struct sym_loc loc;
 
 	ck_assert_int_eq(threads__mmap(machine, &a), 0);
+	/* resolved once before the map over it: what was resolved then is not kept after */
+	symbols__resolve(s, 7, 0x2010, PERF_RECORD_MISC_USER, 0, &loc);
+	ck_assert_str_eq(loc.dso_name, "/nx/a");
 	ck_assert_int_eq(threads__mmap(machine, &b), 0);
 	symbols__resolve(s, 7, 0x1800, PERF_RECORD_MISC_USER, 0, &loc);
 	ck_assert_str_eq(loc.dso_name, "/nx/a");

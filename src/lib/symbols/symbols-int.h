@@ -110,7 +110,15 @@ struct symbols {
 		size_t nr;
 	} *inl;
 	size_t inl_mask, inl_used;
+	struct sym_rmemo {	/* symbols__resolve() by what it reads: direct mapped */
+		uint64_t ip, space;	/* space: threads__map_space(), + 1 (0: empty) */
+		uint32_t flags;
+		uint16_t mode;
+		struct sym_loc loc;
+	} *rmemo;
 };
+
+#define SYM_RMEMO_SIZE (1u << 15)	/* entries of symbols.rmemo */
 
 struct sym_dso *sym_dso__new(const char *name, const char *path, bool kernel);
 void sym_dso__delete(struct sym_dso *d);

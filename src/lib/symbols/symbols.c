@@ -91,6 +91,7 @@ void symbols__delete(struct symbols *s)
 	for (i = 0; s->inl && i <= s->inl_mask; i++)
 		free(s->inl[i].names);
 	free(s->inl);
+	free(s->rmemo);
 	sym_stacks__delete(s->strs);
 	free(s->cache_dir);
 	free(s->debugpath);
@@ -293,13 +294,31 @@ void symbols__lookup(struct symbols *s, const struct sym_addr *a, unsigned int f
 	sym_dso__lookup(s, a->dso, a->key, flags & SYM_LINES, out);
 }
 
+/*
+ * Resolving is a function of the address, the flags, the mode and the address space it is
+ * read in (its version): a callchain's addresses recur sample after sample, so the answers
+ * are kept in a direct-mapped memo by those. A kernel address reads the kernel's maps.
+ */
 void symbols__resolve(struct symbols *s, uint32_t pid, uint64_t ip, uint16_t cpumode,
 		      unsigned int flags, struct sym_loc *out)
 {
+	struct sym_rmemo *e = NULL;
 	struct sym_addr a;
+	uint64_t space;
 
+	if (s->machine && (s->rmemo || (s->rmemo = calloc(SYM_RMEMO_SIZE, sizeof(*s->rmemo))))) {
+		space = threads__map_space(s->machine, pid, cpumode) + 1;
+		e = &s->rmemo[((ip * 0x9e3779b97f4a7c15ull ^ space * 0xc4ceb9fe1a85ec53ull) >> 40 ^
+			       flags ^ cpumode) & (SYM_RMEMO_SIZE - 1)];
+		if (e->space == space && e->ip == ip && e->flags == flags && e->mode == cpumode) {
+			*out = e->loc;
+			return;
+		}
+	}
 	symbols__locate(s, pid, ip, cpumode, flags, &a);
 	symbols__lookup(s, &a, flags, out);
+	if (e)
+		*e = (struct sym_rmemo){ ip, space, flags, cpumode, *out };
 }
 
 uint64_t symbols__generation(const struct symbols *s)

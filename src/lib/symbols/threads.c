@@ -579,6 +579,16 @@ int threads__space(struct threads *t, uint32_t pid, uint32_t tid, uint16_t cpumo
 	return 0;
 }
 
+uint64_t threads__map_space(struct threads *t, uint32_t pid, uint16_t cpumode)
+{
+	struct thread *th;
+
+	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
+		return t->kmaps.version;
+	th = find_thread(t, (int32_t)pid);
+	return th && th->maps ? th->maps->version : 0;
+}
+
 uint64_t threads__kmaps_gen(const struct threads *t)
 {
 	return t->kmaps_gen;
