@@ -46,6 +46,13 @@ uint64_t hash_bytes(const void *p, size_t len, uint64_t seed);
  */
 size_t fmt_fixed2(char *buf, size_t cap, double v, int width);
 
+/*
+ * @v in lower-case hex, at least @digits digits, after "0x" where @prefix (printf's "%#.*llx"
+ * leaves it out for 0: give v != 0 for that), NUL terminated into @buf of at least 21 bytes:
+ * the length. Addresses, millions of them in a report or script, without printf.
+ */
+size_t fmt_hex(char *buf, uint64_t v, int digits, bool prefix);
+
 /* Monotonic clock in nanoseconds. */
 uint64_t now_ns(void);
 

@@ -152,6 +152,24 @@ slow:
 	return ret < 0 ? 0 : (size_t)ret;
 }
 
+size_t fmt_hex(char *buf, uint64_t v, int digits, bool prefix)
+{
+	size_t nd = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1, n = 0, i;
+
+	if (digits > 16)
+		digits = 16;
+	if (digits > 0 && nd < (size_t)digits)
+		nd = (size_t)digits;
+	if (prefix) {
+		buf[n++] = '0';
+		buf[n++] = 'x';
+	}
+	for (i = nd; i-- > 0; v >>= 4)
+		buf[n + i] = "0123456789abcdef"[v & 15];
+	buf[n + nd] = '\0';
+	return n + nd;
+}
+
 uint64_t hash_bytes(const void *p, size_t len, uint64_t seed)
 {
 	const unsigned char *s = p;

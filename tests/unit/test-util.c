@@ -80,6 +80,28 @@ START_TEST(test_fmt_fixed2)
 }
 END_TEST
 
+/* fmt_hex() is printf's %#.16llx, %#llx and 0x%016llx of what perf prints by them */
+START_TEST(test_fmt_hex)
+{
+	static const uint64_t v[] = { 0, 1, 0xf, 0x10, 0x400000, 0x7f4efd6c330dull,
+				      0xffffffff81000000ull, UINT64_MAX };
+	char want[32], got[32];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		snprintf(want, sizeof(want), "%#.16llx", (unsigned long long)v[i]);
+		ck_assert_uint_eq(fmt_hex(got, v[i], 16, v[i] != 0), strlen(want));
+		ck_assert_str_eq(got, want);
+		snprintf(want, sizeof(want), "%#llx", (unsigned long long)v[i]);
+		fmt_hex(got, v[i], 1, v[i] != 0);
+		ck_assert_str_eq(got, want);
+		snprintf(want, sizeof(want), "0x%016llx", (unsigned long long)v[i]);
+		fmt_hex(got, v[i], 16, true);
+		ck_assert_str_eq(got, want);
+	}
+}
+END_TEST
+
 START_TEST(test_err)
 {
 	struct errbuf e = { "" };
@@ -104,6 +126,7 @@ int main(void)
 	tcase_add_test(tc, test_duration);
 	tcase_add_test(tc, test_err);
 	tcase_add_test(tc, test_fmt_fixed2);
+	tcase_add_test(tc, test_fmt_hex);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

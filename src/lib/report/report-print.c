@@ -183,13 +183,7 @@ static void print_key(struct report *r, const struct hist_key *k, enum hist_sort
 			n = strlen(k->sym_name);
 			put_padded(r->out, k->sym_name, n, uw > n + 4 ? uw - 4 : 0);
 		} else {	/* perf's %-#.*llx: "0x" and 16 digits, 0 without "0x" */
-			n = 4;
-			if (k->addr) {
-				buf[n++] = '0';
-				buf[n++] = 'x';
-			}
-			for (int d = 60; d >= 0; d -= 4)
-				buf[n++] = "0123456789abcdef"[k->addr >> d & 15];
+			n = 4 + fmt_hex(buf + 4, k->addr, 16, k->addr != 0);
 			put_padded(r->out, buf, n, uw);
 		}
 		break;

@@ -727,9 +727,22 @@ void report__print_folded(struct report *r)
 	const struct sym_stack *v;
 	size_t n, i;
 
+	char num[24];
+	size_t k;
+	uint64_t c;
+
 	v = sym_stacks__sorted(symrep__folded(r->symrep), &n);
-	for (i = 0; i < n; i++)
-		fprintf(r->out, "%s %llu\n", v[i].key, (unsigned long long)v[i].nr_samples);
+	for (i = 0; i < n; i++) {	/* "%s %llu\n" */
+		k = sizeof(num);
+		num[--k] = '\n';
+		c = v[i].nr_samples;
+		do
+			num[--k] = (char)('0' + c % 10);
+		while (c /= 10);
+		num[--k] = ' ';
+		fputs(v[i].key, r->out);
+		fwrite(num + k, 1, sizeof(num) - k, r->out);
+	}
 }
 
 int report__parse_graph(const char *arg, enum symrep_graph *g)

@@ -330,9 +330,9 @@ static size_t put_frame(char *buf, size_t n, size_t cap, const struct sym_loc *f
 	if (f->sym)
 		return put(buf, n, cap, f->sym, len - 1);
 	if (how == NAME_GRAPH)
-		snprintf(name, sizeof(name), "%#" PRIx64, f->ip);
+		fmt_hex(name, f->ip, 1, f->ip != 0);		/* "%#llx" */
 	else if (how == NAME_FOLDED)
-		snprintf(name, sizeof(name), "0x%016" PRIx64, f->addr);
+		fmt_hex(name, f->addr, 16, true);		/* "0x%016llx" */
 	else
 		sym_loc__name(f, name, sizeof(name));
 	return put(buf, n, cap, name, len - 1);

@@ -742,7 +742,9 @@ const char *sym_loc__name(const struct sym_loc *l, char *buf, size_t len)
 {
 	if (l->sym)
 		snprintf(buf, len, "%s", l->sym);
-	else	/* perf's "%-#.*llx": 0x but for 0 */
+	else if (len > 20)	/* perf's "%-#.*llx": 0x but for 0 */
+		fmt_hex(buf, sym_loc__name_addr(l), 16, sym_loc__name_addr(l) != 0);
+	else
 		snprintf(buf, len, "%#.16" PRIx64, sym_loc__name_addr(l));
 	return buf;
 }
