@@ -28,10 +28,13 @@ diff "$TMP/perf.hdr" "$TMP/sl.hdr" || fail "perf report --header-only: group lin
 sed -E 's/: [0-9]+[KMG ]? of /: N of /' "$TMP/perf.samples" |
 	diff - <(sed -E 's/: [0-9]+[KMG ]? of /: N of /' "$TMP/sl.samples") ||
 	fail "perf report: the group is not shown as perf's is"
-# perf's convert_unit(): over 1000 it divides by 1000 and says K (then M, G)
-shown=$(awk -v n="$written" 'BEGIN { u = " "; split("K M G", us, " ");
-	for (i = 1; i <= 3 && n > 1000; i++) { n = int(n / 1000); u = us[i] } printf "%d%s", n, u }')
-grep -qF "# Samples: $shown of events 'anon group { cpu-clock, task-clock }'" "$TMP/sl.samples" ||
+# shown N: N as perf's report header prints a count (convert_unit(): over 1000 it divides by
+# 1000 and says K, then M, G; else a blank), so that the count may be any size
+shown() {
+	awk -v n="$1" 'BEGIN { u = " "; split("K M G", us, " ");
+		for (i = 1; i <= 3 && n > 1000; i++) { n = int(n / 1000); u = us[i] } printf "%d%s", n, u }'
+}
+grep -qF "# Samples: $(shown "$written") of events 'anon group { cpu-clock, task-clock }'" "$TMP/sl.samples" ||
 	fail "perf report: $(cat "$TMP/sl.samples"), record wrote $written"
 # schedlens report --header reads the group back as perf does
 "$SCHEDLENS" report --header -i "$TMP/sl.data" | grep '^# group:' | diff "$TMP/sl.hdr" - ||
@@ -138,7 +141,7 @@ for f in perf-s sl-s; do
 	perf report --stdio -i "$TMP/$f.data" 2>&1 | grep '^# Samples:' >"$TMP/$f.samples"
 done
 # perf counts a sample per member read: the leader's samples times the group's size
-grep -q "^# Samples: $((2 * written))  of events 'anon group { cpu-clock, task-clock }'" "$TMP/sl-s.samples" ||
+grep -qxF "# Samples: $(shown $((2 * written))) of events 'anon group { cpu-clock, task-clock }'" "$TMP/sl-s.samples" ||
 	fail "perf report of {..}:S: $(cat "$TMP/sl-s.samples"), record wrote $written samples"
 perf script -i "$TMP/sl-s.data" -F event 2>&1 | sort | uniq -c >"$TMP/sl-s.script"
 [ "$(awk '$2 == "cpu-clock:" { print $1 }' "$TMP/sl-s.script")" = "$written" ] &&
