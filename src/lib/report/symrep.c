@@ -205,6 +205,8 @@ struct symrep {
 	struct sym_loc cframes[MAX_FRAMES];	/* (those of frames without a symbol) */
 	const char *names[MAX_FRAMES];
 	char buf[8192], label[1024];
+	char gpath[MAX_FRAMES * 272];		/* graph_names() */
+	size_t gpos[MAX_FRAMES], glen;
 	struct sym_key label_key;		/* of label */
 	uint32_t ids[MAX_FRAMES];		/* number_entries()'s labels of r->centries */
 	bool outer[MAX_FRAMES];			/* (and which are a path's outermost) */
@@ -506,27 +508,44 @@ static int add_row(struct sym_stacks *st, struct row_vec *rv, uint32_t id,
 }
 
 /*
- * The frames of a call path: for SYMREP_GRAPH_CALLER frames @hi down to @lo, for
- * SYMREP_GRAPH_CALLEE @lo up to @hi (frame 0 is the sampled one).
+ * r->gpath: the names of the @np path frames of r->xf joined as add_path() joins them
+ * (caller order: the outermost first; callee order: frame 0 first), r->gpos[k] where frame
+ * k's starts. Every path of a sample is a tail of it: one string a sample, not one a row.
+ */
+static void graph_names(struct symrep *r, size_t np)
+{
+	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE;
+	size_t n = 0, i, k;
+
+	r->gpath[0] = '\0';
+	for (i = 0; i < np; i++) {
+		k = callee ? i : np - 1 - i;
+		if (i)
+			n = put(r->gpath, n, sizeof(r->gpath), (char[]){ SYMREP_FRAME_SEP, 0 }, 1);
+		r->gpos[k] = n;
+		n = put_frame(r->gpath, n, sizeof(r->gpath), &r->xf[k], 256, NAME_GRAPH);
+	}
+	r->glen = n;
+}
+
+/*
+ * The frames of a call path: for SYMREP_GRAPH_CALLER frames @hi down to @lo (@lo 0), for
+ * SYMREP_GRAPH_CALLEE @lo up to @hi (the last path frame), frame 0 the sampled one: the
+ * tail of r->gpath from frame @hi's or @lo's name, after the label, cut as one buffer cuts
  */
 static int add_path(struct symrep *r, struct sym_stacks *paths, const struct sym_key *lab,
 		    size_t lo, size_t hi, uint64_t period)
 {
 	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE;
-	size_t n = lab->len, i;
+	size_t n = lab->len, from = r->gpos[callee ? lo : hi], k;
 
 	if (n + 2 >= sizeof(r->buf))
 		return 0;
 	memcpy(r->buf, lab->str, n);
 	r->buf[n++] = SYMREP_PATH_SEP;
-	r->buf[n] = '\0';
-	for (i = 0; i <= hi - lo && n < sizeof(r->buf) - 1; i++) {
-		size_t k = callee ? lo + i : hi - i;
-
-		if (i)
-			n = put(r->buf, n, sizeof(r->buf), (char[]){ SYMREP_FRAME_SEP, 0 }, 1);
-		n = put_frame(r->buf, n, sizeof(r->buf), &r->xf[k], 256, NAME_GRAPH);
-	}
+	k = r->glen - from < sizeof(r->buf) - 1 - n ? r->glen - from : sizeof(r->buf) - 1 - n;
+	memcpy(r->buf + n, r->gpath + from, k);
+	r->buf[n + k] = '\0';
 	return sym_stacks__add(paths, r->buf, period);
 }
 
@@ -1025,6 +1044,8 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 	id = frame_label(r, &r->frames[0], s->pid, s->cpu, comm, &lab);
 	ret = add_row(r->self[idx], r->self_v ? &r->self_v[idx] : NULL, id, lab, s->period, 0,
 		      -1);
+	if (r->paths && nxp)
+		graph_names(r, nxp);
 	if (!ret && r->paths && nxp)
 		ret = add_path(r, r->paths[idx], lab, 0, nxp - 1, s->period);
 	if (!ret && r->children[idx])
