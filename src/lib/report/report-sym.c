@@ -154,6 +154,8 @@ struct gnode {
 	size_t len;
 	uint64_t hit, cumul;
 	struct gnode *child, *next;
+	struct gnode *last;		/* the child gnode__add() last went to */
+	const struct gnode *parent;
 	size_t nr_children;
 };
 
@@ -175,30 +177,88 @@ static void gnode__delete(struct gnode *n)
 }
 
 /* @path: frames separated by SYMREP_FRAME_SEP; names point into it */
-static int gnode__add(struct gnode *root, const char *path, uint64_t period)
+/* a tree's nodes by parent and name, for gnode__add(): a node can have thousands of children */
+struct gindex {
+	struct gnode **tab;
+	size_t mask, used;
+};
+
+static uint64_t gindex__hash(const struct gnode *parent, const char *name, size_t len)
 {
-	struct gnode *n = root, *c;
+	return hash_bytes(name, len, (uintptr_t)parent * 0x9e3779b97f4a7c15ull);
+}
+
+/* the slot of @parent's child @name: where it is, or the free one where it would go */
+static struct gnode **gindex__slot(const struct gindex *x, const struct gnode *parent,
+				   const char *name, size_t len, uint64_t h)
+{
+	size_t i;
+
+	for (i = h & x->mask; x->tab[i]; i = (i + 1) & x->mask) {
+		const struct gnode *c = x->tab[i];
+
+		if (c->parent == parent && c->len == len && !memcmp(c->name, name, len))
+			break;
+	}
+	return &x->tab[i];
+}
+
+static int gindex__grow(struct gindex *x)
+{
+	struct gindex n = { .mask = x->mask ? x->mask * 2 + 1 : 63 };
+	size_t i;
+
+	n.tab = calloc(n.mask + 1, sizeof(*n.tab));
+	if (!n.tab)
+		return -ENOMEM;
+	for (i = 0; x->tab && i <= x->mask; i++) {
+		const struct gnode *c = x->tab[i];
+
+		if (c)
+			*gindex__slot(&n, c->parent, c->name, c->len,
+				      gindex__hash(c->parent, c->name, c->len)) = x->tab[i];
+	}
+	free(x->tab);
+	n.used = x->used;
+	*x = n;
+	return 0;
+}
+
+static int gnode__add(struct gnode *root, struct gindex *x, const char *path, uint64_t period)
+{
+	struct gnode *n = root, *c, **slot;
 	const char *p = path;
+	uint64_t h;
 
 	root->cumul += period;
 	while (*p) {
 		const char *e = strchr(p, SYMREP_FRAME_SEP);
 		size_t len = e ? (size_t)(e - p) : strlen(p);
 
-		for (c = n->child; c; c = c->next)
-			if (c->len == len && !memcmp(c->name, p, len))
-				break;
-		if (!c) {
-			c = calloc(1, sizeof(*c));
-			if (!c)
+		/* the child the last path took first (a row's paths come sorted), else by name */
+		c = n->last;
+		if (!c || c->len != len || memcmp(c->name, p, len)) {
+			if ((x->used + 1) * 2 > x->mask && gindex__grow(x))
 				return -ENOMEM;
-			c->name = p;
-			c->len = len;
-			c->next = n->child;
-			n->child = c;
-			n->nr_children++;
+			h = gindex__hash(n, p, len);
+			slot = gindex__slot(x, n, p, len, h);
+			c = *slot;
+			if (!c) {
+				c = calloc(1, sizeof(*c));
+				if (!c)
+					return -ENOMEM;
+				c->name = p;
+				c->len = len;
+				c->parent = n;
+				c->next = n->child;
+				n->child = c;
+				n->nr_children++;
+				*slot = c;
+				x->used++;
+			}
 		}
 		c->cumul += period;
+		n->last = c;
 		n = c;
 		p += len + (e != NULL);
 	}
@@ -563,10 +623,12 @@ static int print_paths(struct report *r, const struct row_paths *rp, size_t row,
 {
 	size_t len = strlen(label), i;
 	struct gnode root = { 0 };
+	struct gindex x = { 0 };
 	int ret = 0;
 
 	for (i = rp->start[row]; i < rp->start[row + 1] && !ret; i++)
-		ret = gnode__add(&root, rp->p[i]->key + len + 1, rp->p[i]->period);
+		ret = gnode__add(&root, &x, rp->p[i]->key + len + 1, rp->p[i]->period);
+	free(x.tab);
 	if (!ret)
 		ret = print_graph(r->out, &root, tp, parent,
 				  r->o->sym.nr_keys && r->o->sym.keys[0] == SYMREP_SYM);
