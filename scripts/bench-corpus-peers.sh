@@ -77,6 +77,7 @@ argv() {
 		sym | cds | dso) CMD=("$b" report -i "$f" --sort "$(key "$c")") ;;
 		children) CMD=("$b" report -i "$f" --children --sort sym) ;;
 		caller | callee) CMD=("$b" report -i "$f" -g "$c") ;;
+		chgraph) CMD=("$b" report -i "$f" --children -g caller --sort sym) ;;
 		folded) CMD=("$b" report -i "$f" --folded) ;;
 		script) CMD=("$b" script -i "$f") ;;
 		sched) CMD=("$b" sched -i "$f") ;;
@@ -89,6 +90,7 @@ argv() {
 		CMD=("$b" report -i "$f" --stdio --no-children -g none --sort "$(key "$c")") ;;
 	children) CMD=("$b" report -i "$f" --stdio --children -g none --sort sym) ;;
 	caller | callee) CMD=("$b" report -i "$f" --stdio --no-children -g "$c") ;;
+	chgraph) CMD=("$b" report -i "$f" --stdio --children -g caller --sort sym) ;;
 	folded) CMD=(sh -c "'$b' script -i '$f' -F comm,ip,sym | awk -f '$tmp/fold.awk'") ;;
 	script) CMD=("$b" script -i "$f") ;;
 	sched) CMD=("$b" sched timehist -s -i "$f") ;;
@@ -105,6 +107,7 @@ label() {
 	sym | cds | dso | srcline) echo "report --sort $(key "$1")" ;;
 	children) echo "report --children" ;;
 	caller | callee) echo "report -g $1" ;;
+	chgraph) echo "report --children -g caller" ;;
 	folded) echo "report --folded" ;;
 	script) echo "script" ;;
 	sched) echo "sched -i / timehist -s" ;;
@@ -138,7 +141,7 @@ summary() {
 digest() {
 	local c=$1 f=$2
 	case $c in
-	caller | callee) grep -v '^#' "$f" | sed 's/[ \t]*$//; /^$/d; s/  */ /g' | head -40 ;;
+	caller | callee | chgraph) grep -v '^#' "$f" | sed 's/[ \t]*$//; /^$/d; s/  */ /g' | head -40 ;;
 	folded) awk '{ n = $NF; $NF = ""; print n, $0 }' "$f" | sort -k1,1nr -k2 | head -10 ;;
 	script) head -2000 "$f" | sed 's/[ \t]*$//; s/  */ /g' ;;
 	*) grep -v '^#' "$f" | sed 's/[ \t]*$//; /^$/d; s/  */ /g' | head -10 ;;
@@ -174,7 +177,7 @@ for name in $files; do
 	[ -s "$f" ] || { echo "$name: no '$f'"; continue; }
 	IFS=$'\t' read -r size cnt what <"$dir/$name.info"
 	case $name in
-	syswide | dwarf) cases="sym cds dso children caller callee folded script srcline" ;;
+	syswide | dwarf) cases="sym cds dso children chgraph caller callee folded script srcline" ;;
 	*) cases="sym cds dso script sched srcline" ;;
 	esac
 	t0=$SECONDS
