@@ -75,7 +75,7 @@ check_hw() {
 	# full-matrix run on a loaded host: each counter runs in other slices of host time),
 	# their median within 35% of a run with one counter (multiplexed, QEMU's counters ran
 	# 4-26% slow in the runs made)
-	local one tc r1 lo hi minr n
+	local one tc r1 lo hi minr n a k=0 tried=""
 	one=$(csv "$dir/mux1.csv" cycles)
 	tc=$(csv "$dir/mux1.csv" task-clock)
 	if [ "$(status mux)" != 0 ] || ! [[ "$one" =~ ^[0-9]+$ ]] || [ -z "$tc" ]; then
@@ -83,18 +83,25 @@ check_hw() {
 		return
 	fi
 	r1=$(awk -v c="$one" -v t="$tc" 'BEGIN { printf "%.0f", c / t }')
-	read -r n lo hi minr < <(awk -F, '$3 == "task-clock" { t = $1 }
-		$3 == "cycles" { r[n++] = $1 / t; p[n] = $5 }
-		END { lo = hi = r[0]; mr = 100
-		      for (i = 0; i < n; i++) { if (r[i] < lo) lo = r[i]; if (r[i] > hi) hi = r[i] }
-		      for (i = 1; i <= n; i++) if (p[i] + 0 < mr) mr = p[i] + 0
-		      printf "%d %.0f %.0f %.1f\n", n, lo, hi, mr }' "$dir/mux.csv")
-	if [ "$n" = 10 ] && awk -v lo="$lo" -v hi="$hi" -v r="$r1" -v m="$minr" \
-		'BEGIN { exit !(m > 0 && m < 100 && hi <= 1.25 * lo && lo > 0.65 * r && hi < 1.35 * r) }'; then
-		pass mux "10 counters running >= $minr%, $lo-$hi cycles/ms, one counter $r1"
-	else
-		fail mux "$n counters running >= $minr%, $lo-$hi cycles/ms, one counter $r1"
-	fi
+	# up to three runs (tests/lab/guest.sh): the first consistent one passes, and the
+	# line says which and what the others read; none: each run's reading
+	for a in "" -2 -3; do
+		[ -s "$dir/mux$a.csv" ] && [ "$(status "mux$a")" = 0 ] || continue
+		k=$((k + 1))
+		read -r n lo hi minr < <(awk -F, '$3 == "task-clock" { t = $1 }
+			$3 == "cycles" { r[n++] = $1 / t; p[n] = $5 }
+			END { lo = hi = r[0]; mr = 100
+			      for (i = 0; i < n; i++) { if (r[i] < lo) lo = r[i]; if (r[i] > hi) hi = r[i] }
+			      for (i = 1; i <= n; i++) if (p[i] + 0 < mr) mr = p[i] + 0
+			      printf "%d %.0f %.0f %.1f\n", n, lo, hi, mr }' "$dir/mux$a.csv")
+		if [ "$n" = 10 ] && awk -v lo="$lo" -v hi="$hi" -v r="$r1" -v m="$minr" \
+			'BEGIN { exit !(m > 0 && m < 100 && hi <= 1.25 * lo && lo > 0.65 * r && hi < 1.35 * r) }'; then
+			pass mux "10 counters running >= $minr%, $lo-$hi cycles/ms, one counter $r1${tried:+ (run $k of 3, after $tried)}"
+			return
+		fi
+		tried="${tried:+$tried; }$n counters $lo-$hi"
+	done
+	fail mux "${tried:-no run}: no run with 10 counters within 25% of each other and of one counter's $r1 cycles/ms"
 }
 
 # the Arm event maps against the arm64 libpfm4's tables (Debian's x86 build has none)
