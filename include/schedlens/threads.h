@@ -63,7 +63,8 @@ const struct tmap *threads__map(struct threads *t, uint32_t pid, uint64_t addr);
 /*
  * The versions of the address spaces that resolving an address of @pid/@tid in @cpumode
  * reads (threads__resolve()'s, creating the thread as it does, and threads__map()'s of
- * @pid): the kernel's for PERF_RECORD_MISC_KERNEL, else the thread's and the process's.
+ * @pid): the kernel's for PERF_RECORD_MISC_KERNEL, else the thread's and
+ * threads__map_space()'s of @pid.
  * A version is another after any change of its space and never comes again in the process:
  * what was resolved at equal versions and address is resolved alike. 0 or -ENOMEM.
  */

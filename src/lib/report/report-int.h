@@ -110,6 +110,8 @@ size_t report__share_cols(const struct report *r, struct report_col *c, size_t n
  * @nr_members wide), with -n the @nr_members sample counts in @nr */
 void report__print_shares(const struct report *r, const double *pct, size_t nr_pct,
 			  const uint64_t *nr, size_t nr_members);
+/* @len bytes of @s, then spaces to @width: a row's key without printf */
+void report__put_padded(FILE *out, const char *s, size_t len, size_t width);
 /* -t SEP: a row's event and its shares by period and by samples */
 void report__print_fields(const struct report *r, size_t idx, double period_pct,
 			  double samples_pct);

@@ -147,8 +147,7 @@ static const char *key_title(enum hist_sort s)
 	return s < ARRAY_SIZE(t) ? t[s] : "?";
 }
 
-/* @len bytes of @s, then spaces to @width */
-static void put_padded(FILE *out, const char *s, size_t len, size_t width)
+void report__put_padded(FILE *out, const char *s, size_t len, size_t width)
 {
 	static const char spaces[] = "                                                                ";
 	size_t k;
@@ -168,10 +167,10 @@ static void print_key(struct report *r, const struct hist_key *k, enum hist_sort
 	switch (s) {
 	case HIST_SORT_COMM:	/* cut to the column's width */
 		n = strlen(k->comm);
-		put_padded(r->out, k->comm, w && n > uw ? uw : n, uw);
+		report__put_padded(r->out, k->comm, w && n > uw ? uw : n, uw);
 		break;
 	case HIST_SORT_DSO:
-		put_padded(r->out, k->dso, strlen(k->dso), uw);
+		report__put_padded(r->out, k->dso, strlen(k->dso), uw);
 		break;
 	case HIST_SORT_SYM:	/* the whole name, however long (C++'s) */
 		buf[0] = '[';
@@ -181,10 +180,10 @@ static void print_key(struct report *r, const struct hist_key *k, enum hist_sort
 		if (k->sym_name) {
 			fwrite(buf, 1, 4, r->out);
 			n = strlen(k->sym_name);
-			put_padded(r->out, k->sym_name, n, uw > n + 4 ? uw - 4 : 0);
+			report__put_padded(r->out, k->sym_name, n, uw > n + 4 ? uw - 4 : 0);
 		} else {	/* perf's %-#.*llx: "0x" and 16 digits, 0 without "0x" */
 			n = 4 + fmt_hex(buf + 4, k->addr, 16, k->addr != 0);
-			put_padded(r->out, buf, n, uw);
+			report__put_padded(r->out, buf, n, uw);
 		}
 		break;
 	case HIST_SORT_PID:	/* -t: the tid alone */

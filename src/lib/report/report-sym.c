@@ -667,8 +667,7 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 	bool children = o->sym.children;
 	uint64_t tp[REPORT_MAX_MEMBERS], ts[REPORT_MAX_MEMBERS], all_p = 0, all_s = 0;
 	double pct[2 * REPORT_MAX_MEMBERS], sp;
-	static const char spaces[] = "                                ";
-	size_t i, j, m, nk, nc, k, pad, w[SYMREP_MAX_KEYS] = { 0 }, fl[SYMREP_MAX_KEYS];
+	size_t i, j, m, nk, nc, w[SYMREP_MAX_KEYS] = { 0 }, fl[SYMREP_MAX_KEYS];
 	struct report_col c[3 + SYMREP_MAX_KEYS];
 	const char *f[SYMREP_MAX_KEYS];
 	char desc[1024];
@@ -716,11 +715,7 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 		nk = label_fields(e->key, f, fl);
 		for (j = 0; j < nk; j++) {
 			fputs(o->sep ?: "  ", r->out);
-			fwrite(f[j], 1, fl[j], r->out);
-			for (pad = o->sep || j + 1 == nk ? 0 : w[j] - fl[j]; pad; pad -= k) {
-				k = pad < sizeof(spaces) - 1 ? pad : sizeof(spaces) - 1;
-				fwrite(spaces, 1, k, r->out);
-			}
+			report__put_padded(r->out, f[j], fl[j], o->sep || j + 1 == nk ? 0 : w[j]);
 		}
 		fputc('\n', r->out);
 		if (paths.p && !ret)

@@ -357,14 +357,10 @@ static const char *frame_dso(const struct sym_loc *f)
 /* @v in hex after the @n bytes of @buf within @cap */
 static size_t put_hex(char *buf, size_t n, size_t cap, uint64_t v)
 {
-	char d[17];
-	size_t i = sizeof(d) - 1;
+	char d[24];
 
-	d[i] = '\0';
-	do
-		d[--i] = "0123456789abcdef"[v & 15];
-	while (v >>= 4);
-	return put(buf, n, cap, d + i, SIZE_MAX);
+	fmt_hex(d, v, 1, false);
+	return put(buf, n, cap, d, SIZE_MAX);
 }
 
 /*

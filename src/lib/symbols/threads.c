@@ -563,7 +563,7 @@ const struct tmap *threads__map(struct threads *t, uint32_t pid, uint64_t addr)
 int threads__space(struct threads *t, uint32_t pid, uint32_t tid, uint16_t cpumode,
 		   uint64_t v[2])
 {
-	struct thread *th, *p;
+	struct thread *th;
 
 	v[0] = v[1] = 0;
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
@@ -573,9 +573,8 @@ int threads__space(struct threads *t, uint32_t pid, uint32_t tid, uint16_t cpumo
 	th = findnew(t, pid, tid);
 	if (!th)
 		return -ENOMEM;
-	p = pid == tid ? th : find_thread(t, (int32_t)pid);
 	v[0] = th->maps ? th->maps->version : 0;
-	v[1] = p && p->maps ? p->maps->version : 0;
+	v[1] = threads__map_space(t, pid, cpumode);
 	return 0;
 }
 
