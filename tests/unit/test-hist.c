@@ -94,6 +94,44 @@ START_TEST(test_rows_one_member_ties_by_key)
 }
 END_TEST
 
+/*
+ * hist__collapse() merges entries equal by content into the first added, whatever their
+ * number and order: many threads' comm buffers of one name, each its own entry while adding
+ */
+START_TEST(test_collapse_keeps_the_first)
+{
+	static const enum hist_sort comm_sym[] = { HIST_SORT_COMM, HIST_SORT_SYM };
+	struct hist *h = hist__new(comm_sym, 2);
+	char comms[300][8];
+	const struct hist_entry *v;
+	size_t nr, i;
+
+	for (i = 0; i < 300; i++) {
+		struct hist_key k = { .comm = comms[i], .addr = 0x1000 + i % 3, .level = 'a' + i };
+
+		strcpy(comms[i], i % 2 ? "odd" : "even");
+		ck_assert_int_eq(hist__add(h, &k, i + 1), 0);
+	}
+	ck_assert_int_eq(hist__collapse(h), 0);
+	v = hist__sorted(h, &nr);
+	ck_assert_uint_eq(nr, 6);	/* 2 comms x 3 addresses */
+	for (i = 0; i < nr; i++) {
+		size_t first = (size_t)(v[i].key.level - 'a'), j;
+		uint64_t period = 0;
+
+		/* the first added of its content: the key it keeps (its level) is that one's */
+		ck_assert_uint_lt(first, 6);
+		ck_assert_uint_eq(v[i].key.addr, 0x1000 + first % 3);
+		ck_assert_str_eq(v[i].key.comm, first % 2 ? "odd" : "even");
+		for (j = first; j < 300; j += 6)
+			period += j + 1;
+		ck_assert_uint_eq(v[i].period, period);
+		ck_assert_uint_eq(v[i].nr_samples, 50);
+	}
+	hist__delete(h);
+}
+END_TEST
+
 START_TEST(test_pid_key_is_the_thread)
 {
 	const enum hist_sort pid[] = { HIST_SORT_PID };
@@ -178,6 +216,7 @@ int main(void)
 	tcase_add_test(tc, test_rows_union_and_order);
 	tcase_add_test(tc, test_rows_one_member_ties_by_key);
 	tcase_add_test(tc, test_pid_key_is_the_thread);
+	tcase_add_test(tc, test_collapse_keeps_the_first);
 	tcase_add_test(tc, test_groups_from_desc);
 	tcase_add_test(tc, test_groups_forced);
 	suite_add_tcase(s, tc);

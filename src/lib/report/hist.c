@@ -277,12 +277,81 @@ static int cmp_collapse(const void *a, const void *b, void *h)
 			&((const struct hist_entry *)b)->key);
 }
 
+/* a hash of @k's keys as cmp_keys() compares them: comm and DSO by content */
+static uint64_t content_hash(const struct hist *h, const struct hist_key *k)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	for (i = 0; i < h->nr_sorts; i++) {
+		const char *str = h->sorts[i] == HIST_SORT_COMM ? k->comm :
+				  h->sorts[i] == HIST_SORT_DSO ? k->dso : NULL;
+
+		switch (h->sorts[i]) {
+		case HIST_SORT_COMM:
+		case HIST_SORT_DSO:
+			x = mix(x, str ? hash_bytes(str, strlen(str), 1) : 0);
+			break;
+		case HIST_SORT_SYM:
+			x = mix(x, k->sym ? (uintptr_t)k->sym ^ k->sym_start : k->addr);
+			break;
+		case HIST_SORT_PID:
+			x = mix(x, (uint32_t)k->tid);
+			break;
+		case HIST_SORT_CPU:
+			x = mix(x, (uint32_t)k->cpu);
+			break;
+		default:
+			break;
+		}
+	}
+	return x * 0x9e3779b97f4a7c15ULL;
+}
+
+/*
+ * Entries equal by content merged into the first of them, in place, in insertion order: what
+ * merging neighbours after a stable sort by content leaves, before sorting (the entries of
+ * one content are mostly one comm's threads). The new count, or 0 on ENOMEM (nothing done).
+ */
+static size_t merge_by_content(struct hist *h)
+{
+	size_t mask = 1023, n = 0, i, j;
+	uint32_t *tab;
+
+	while (mask < h->nr * 2)
+		mask = mask * 2 + 1;
+	tab = calloc(mask + 1, sizeof(*tab));
+	if (!tab)
+		return 0;
+	for (i = 0; i < h->nr; i++) {
+		const struct hist_entry *e = &h->v[i];
+
+		for (j = (content_hash(h, &e->key) >> 20) & mask; tab[j]; j = (j + 1) & mask) {
+			struct hist_entry *first = &h->v[tab[j] - 1];
+
+			if (!cmp_keys(h, &first->key, &e->key)) {
+				first->nr_samples += e->nr_samples;
+				first->period += e->period;
+				break;
+			}
+		}
+		if (!tab[j]) {
+			h->v[n] = *e;
+			tab[j] = (uint32_t)++n;
+		}
+	}
+	free(tab);
+	return n;
+}
+
 int hist__collapse(struct hist *h)
 {
 	size_t i, n = 0;
 
 	if (!h->nr)
 		return 0;
+	if (h->nr > 1)
+		h->nr = merge_by_content(h) ?: h->nr;
 	qsort_r(h->v, h->nr, sizeof(*h->v), cmp_collapse, h);
 	for (i = 1; i < h->nr; i++) {
 		if (!cmp_keys(h, &h->v[n].key, &h->v[i].key)) {

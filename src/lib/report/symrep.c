@@ -189,7 +189,7 @@ struct symrep {
 	struct {
 		const char *sym;
 		bool skid;
-	} memo[64];		/* is_skid by symbol, direct mapped */
+	} memo[4096];		/* is_skid by symbol, direct mapped */
 	struct labels *labels;	/* NULL: labels hold keys of the sample (pid, cpu, line) */
 	struct sym_stacks *comms;	/* with labels and the comm key: each comm once */
 	struct row_vec *self_v, *children_v;	/* with labels: rows by label number */
@@ -1019,6 +1019,8 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 		}
 	}
 	*self = &r->frames[0];
+	if (!r->cfg.focus && !r->folded && !(r->cfg.labels && idx < r->cfg.nr_events))
+		return 0;	/* a row of a flat report: its frame 0 is all it needs */
 	np = path_frames(r, s, nf);
 	if (r->cfg.focus) {	/* inlined functions counted, whatever --inline says */
 		nx = expand(r, SYMREP_INLINE_ALL, moved, nf, np, &nxp, &n0);
