@@ -207,6 +207,7 @@ struct symrep {
 	char buf[8192], label[1024];
 	char gpath[MAX_FRAMES * 272];		/* graph_names() */
 	size_t gpos[MAX_FRAMES], glen;
+	uint64_t ghash[MAX_FRAMES];		/* path_hash() of each path's frames */
 	struct sym_key label_key;		/* of label */
 	uint32_t ids[MAX_FRAMES];		/* number_entries()'s labels of r->centries */
 	bool outer[MAX_FRAMES];			/* (and which are a path's outermost) */
@@ -508,10 +509,48 @@ static int add_row(struct sym_stacks *st, struct row_vec *rv, uint32_t id,
  * (caller order: the outermost first; callee order: frame 0 first), r->gpos[k] where frame
  * k's starts. Every path of a sample is a tail of it: one string a sample, not one a row.
  */
+/*
+ * The hash of a call path's key in r->paths with --children: the label's (sym_key__set()'s),
+ * and each frame name's folded in from the last, so that the frames of every path of a
+ * sample, each a tail of the one string r->gpath, are hashed once a sample, not once a path
+ * (r->ghash). A function of the key alone, as the table needs, as long as no name holds a
+ * separator. Without --children a sample has one path, hashed as sym_key__set() would.
+ */
+static uint64_t path_fold(uint64_t tail, uint64_t name)
+{
+	uint64_t h = (tail ^ name) * 0xff51afd7ed558ccdull;
+
+	return h ^ h >> 31;
+}
+
+static uint64_t frame_hash(const char *s, size_t len)
+{
+	return hash_bytes(s, len, 0x9e3779b97f4a7c15ull);
+}
+
+/* path_hash() of a whole key: label, SYMREP_PATH_SEP, frames (cut anywhere) */
+static uint64_t path_hash(const char *key, size_t len)
+{
+	const char *sep = memchr(key, SYMREP_PATH_SEP, len), *p = key + len, *b;
+	uint64_t h = 0;
+
+	if (!sep)
+		return hash_bytes(key, len, 0);
+	for (;; p = b - 1) {	/* each name, the empty ones too, from the last */
+		for (b = p; b > sep + 1 && b[-1] != SYMREP_FRAME_SEP; b--)
+			;
+		h = path_fold(h, frame_hash(b, (size_t)(p - b)));
+		if (b == sep + 1)
+			break;
+	}
+	return path_fold(h, hash_bytes(key, (size_t)(sep - key), 0));
+}
+
 static void graph_names(struct symrep *r, size_t np)
 {
 	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE;
-	size_t n = 0, i, k;
+	size_t n = 0, i, k, end[MAX_FRAMES];
+	uint64_t h = 0;
 
 	r->gpath[0] = '\0';
 	for (i = 0; i < np; i++) {
@@ -520,8 +559,16 @@ static void graph_names(struct symrep *r, size_t np)
 			n = put(r->gpath, n, sizeof(r->gpath), (char[]){ SYMREP_FRAME_SEP, 0 }, 1);
 		r->gpos[k] = n;
 		n = put_frame(r->gpath, n, sizeof(r->gpath), &r->xf[k], 256, NAME_GRAPH);
+		end[k] = n;
 	}
 	r->glen = n;
+	/* each tail's frames hashed from its end: the last name in r->gpath first (without
+	 * --children a sample has one path: its key hashed as it is) */
+	for (i = np; r->cfg.children && i-- > 0;) {
+		k = callee ? i : np - 1 - i;
+		h = path_fold(h, frame_hash(r->gpath + r->gpos[k], end[k] - r->gpos[k]));
+		r->ghash[k] = h;
+	}
 }
 
 /*
@@ -534,15 +581,20 @@ static int add_path(struct symrep *r, struct sym_stacks *paths, const struct sym
 {
 	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE;
 	size_t n = lab->len, from = r->gpos[callee ? lo : hi], k;
+	struct sym_key key;
 
 	if (n + 2 >= sizeof(r->buf))
 		return 0;
+
 	memcpy(r->buf, lab->str, n);
 	r->buf[n++] = SYMREP_PATH_SEP;
 	k = r->glen - from < sizeof(r->buf) - 1 - n ? r->glen - from : sizeof(r->buf) - 1 - n;
 	memcpy(r->buf + n, r->gpath + from, k);
 	r->buf[n + k] = '\0';
-	return sym_stacks__add(paths, r->buf, period);
+	key = (struct sym_key){ r->buf, n + k, !r->cfg.children ? hash_bytes(r->buf, n + k, 0) :
+			k == r->glen - from ? path_fold(r->ghash[callee ? lo : hi], lab->hash) :
+			path_hash(r->buf, n + k) };
+	return sym_stacks__add_key(paths, &key, period, 0, -1);
 }
 
 /*
