@@ -152,9 +152,27 @@ slow:
 	return ret < 0 ? 0 : (size_t)ret;
 }
 
+/* the 8 hex digits of @x (32 bits) as ASCII, in memory in the order they are written */
+static inline uint64_t hex8(uint64_t x)
+{
+	uint64_t ten;
+
+	/* one nibble a byte, the most significant in the highest byte */
+	x = ((x & 0xffff0000ull) << 16) | (x & 0xffffull);
+	x = ((x & 0x0000ff000000ff00ull) << 8) | (x & 0x000000ff000000ffull);
+	x = ((x & 0x00f000f000f000f0ull) << 4) | (x & 0x000f000f000f000full);
+	ten = ((x + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;	/* digit > 9 */
+	x += 0x3030303030303030ull + ten * ('a' - '0' - 10);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
+}
+
 size_t fmt_hex(char *buf, uint64_t v, int digits, bool prefix)
 {
-	size_t nd = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1, n = 0, i;
+	size_t nd = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1, n = 0;
+	uint64_t d[2];
 
 	if (digits > 16)
 		digits = 16;
@@ -164,8 +182,10 @@ size_t fmt_hex(char *buf, uint64_t v, int digits, bool prefix)
 		buf[n++] = '0';
 		buf[n++] = 'x';
 	}
-	for (i = nd; i-- > 0; v >>= 4)
-		buf[n + i] = "0123456789abcdef"[v & 15];
+	v <<= 4 * (16 - nd);	/* the digits wanted first: one copy of 16 bytes, then cut */
+	d[0] = hex8(v >> 32);
+	d[1] = hex8(v & 0xffffffffull);
+	memcpy(buf + n, d, 16);
 	buf[n + nd] = '\0';
 	return n + nd;
 }

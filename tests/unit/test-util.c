@@ -102,6 +102,25 @@ START_TEST(test_fmt_hex)
 }
 END_TEST
 
+/* every width from 1 to 16 digits, on every nibble value at every place and random values */
+START_TEST(test_fmt_hex_widths)
+{
+	uint64_t x = 0x243f6a8885a308d3ull, val;
+	char want[32], got[32];
+	int d, k;
+
+	for (k = 0; k < 20000; k++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		val = k < 256 ? (uint64_t)(k & 15) << (4 * (k >> 4)) : x >> (k % 64);
+		for (d = 1; d <= 16; d++) {
+			snprintf(want, sizeof(want), "%.*llx", d, (unsigned long long)val);
+			ck_assert_uint_eq(fmt_hex(got, val, d, false), strlen(want));
+			ck_assert_str_eq(got, want);
+		}
+	}
+}
+END_TEST
+
 START_TEST(test_err)
 {
 	struct errbuf e = { "" };
@@ -127,6 +146,7 @@ int main(void)
 	tcase_add_test(tc, test_err);
 	tcase_add_test(tc, test_fmt_fixed2);
 	tcase_add_test(tc, test_fmt_hex);
+	tcase_add_test(tc, test_fmt_hex_widths);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -299,15 +299,39 @@ void symbols__lookup(struct symbols *s, const struct sym_addr *a, unsigned int f
  * read in (its version): a callchain's addresses recur sample after sample, so the answers
  * are kept in a direct-mapped memo by those. A kernel address reads the kernel's maps.
  */
-void symbols__resolve(struct symbols *s, uint32_t pid, uint64_t ip, uint16_t cpumode,
-		      unsigned int flags, struct sym_loc *out)
+/*
+ * The versions of the address spaces @pid's addresses are read in (threads__map_space()):
+ * @v[0] the user modes', @v[1] the kernel's; false where there is no machine, or @pid has no
+ * maps yet (then each address asks, as resolving may make them)
+ */
+static bool spaces_of(struct symbols *s, uint32_t pid, uint64_t v[2])
+{
+	if (!s->machine)
+		return false;
+	v[0] = threads__map_space(s->machine, pid, PERF_RECORD_MISC_USER);
+	v[1] = threads__map_space(s->machine, pid, PERF_RECORD_MISC_KERNEL);
+	return v[0] != 0;
+}
+
+static bool kernel_space(uint16_t cpumode)
+{
+	return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+}
+
+/*
+ * symbols__resolve() with the version of the address space @ip is read in (@space[0] the
+ * user modes', @space[1] the kernel's: symbols__spaces()), where @space is not NULL
+ */
+static void resolve_in(struct symbols *s, const uint64_t *space_of, uint32_t pid, uint64_t ip,
+		       uint16_t cpumode, unsigned int flags, struct sym_loc *out)
 {
 	struct sym_rmemo *e = NULL;
 	struct sym_addr a;
 	uint64_t space;
 
 	if (s->machine && (s->rmemo || (s->rmemo = calloc(SYM_RMEMO_SIZE, sizeof(*s->rmemo))))) {
-		space = threads__map_space(s->machine, pid, cpumode) + 1;
+		space = (space_of ? space_of[kernel_space(cpumode)] :
+				    threads__map_space(s->machine, pid, cpumode)) + 1;
 		e = &s->rmemo[((ip * 0x9e3779b97f4a7c15ull ^ space * 0xc4ceb9fe1a85ec53ull) >> 40 ^
 			       flags ^ cpumode) & (SYM_RMEMO_SIZE - 1)];
 		if (e->space == space && e->ip == ip && e->flags == flags && e->mode == cpumode) {
@@ -319,6 +343,12 @@ void symbols__resolve(struct symbols *s, uint32_t pid, uint64_t ip, uint16_t cpu
 	symbols__lookup(s, &a, flags, out);
 	if (e)
 		*e = (struct sym_rmemo){ ip, space, flags, cpumode, *out };
+}
+
+void symbols__resolve(struct symbols *s, uint32_t pid, uint64_t ip, uint16_t cpumode,
+		      unsigned int flags, struct sym_loc *out)
+{
+	resolve_in(s, NULL, pid, ip, cpumode, flags, out);
 }
 
 uint64_t symbols__generation(const struct symbols *s)
@@ -467,6 +497,8 @@ bool symbols__chain_ok(const struct stream_sample *smp)
 	uint64_t i;
 
 	for (i = 0; i < smp->nr_callchain; i++) {
+		if (__builtin_expect(smp->callchain[i] < PERF_CONTEXT_MAX, 1))
+			continue;
 		switch (smp->callchain[i]) {
 		case PERF_CONTEXT_HV:
 		case PERF_CONTEXT_KERNEL:
@@ -475,8 +507,7 @@ bool symbols__chain_ok(const struct stream_sample *smp)
 		case PERF_CONTEXT_GUEST_USER:	/* alone is not known to 6.12 either */
 			break;
 		default:
-			if (smp->callchain[i] >= PERF_CONTEXT_MAX)
-				return false;
+			return false;
 		}
 	}
 	return true;
@@ -486,13 +517,13 @@ size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsign
 		      struct sym_loc *out, size_t max)
 {
 	uint16_t mode = smp->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	uint64_t i, space[2], *sp = spaces_of(s, smp->pid, space) ? space : NULL;
 	bool first = true;
 	size_t n = 0;
-	uint64_t i;
 
 	if (!max)
 		return 0;
-	symbols__resolve(s, smp->pid, smp->ip, mode, flags & ~SYM_RETADDR, &out[n++]);
+	resolve_in(s, sp, smp->pid, smp->ip, mode, flags & ~SYM_RETADDR, &out[n++]);
 	if (!symbols__chain_ok(smp))
 		return n;	/* perf discards a chain it cannot read, the unwound part too */
 	for (i = 0; i < smp->nr_callchain && n < max; i++) {
@@ -523,7 +554,7 @@ size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsign
 			continue;
 		}
 		first = false;
-		symbols__resolve(s, smp->pid, ip, mode, flags, &out[n++]);
+		resolve_in(s, sp, smp->pid, ip, mode, flags, &out[n++]);
 	}
 	return chain_unwound(s, smp, flags, out, n, max);
 }
