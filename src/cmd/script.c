@@ -67,6 +67,11 @@ struct script {
 	struct kmod_name *kmods;
 	size_t nr_kmods;
 	bool bad_fields;		/* a field asked for that the samples lack */
+	uint64_t nr_seen;		/* samples begun: what space_of() keeps is this one's */
+	struct {
+		uint64_t sample, v[2];
+		uint16_t mode;
+	} space;			/* space_of()'s last answer */
 };
 
 static char *resolve_fn(void *priv, unsigned long long *addrp, char **modp)
@@ -486,6 +491,30 @@ struct frame_key {
 };
 
 /*
+ * threads__space() of sample @x's thread in @mode, kept for the sample's other frames: its
+ * frames are printed one after another and change no address space. 0 or -ENOMEM.
+ */
+static int space_of(struct script *s, const struct stream_sample *x, uint16_t mode,
+		    uint64_t v[2])
+{
+	int ret;
+
+	if (s->space.sample == s->nr_seen && s->space.mode == mode) {
+		v[0] = s->space.v[0];
+		v[1] = s->space.v[1];
+		return 0;
+	}
+	ret = threads__space(s->threads, x->pid, x->tid, mode, v);
+	if (!ret) {
+		s->space.sample = s->nr_seen;
+		s->space.mode = mode;
+		s->space.v[0] = v[0];
+		s->space.v[1] = v[1];
+	}
+	return ret;
+}
+
+/*
  * print_addr_now()'s text of an address, kept by its key: a callchain's addresses recur
  * sample after sample, and looking each up and formatting it was most of script's time
  */
@@ -500,7 +529,7 @@ static void print_addr(struct script *s, const struct stream_sample *x, uint64_t
 
 	memset(&k, 0, sizeof(k));	/* (the padding too: the key is its bytes) */
 	k.mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	if (!s->frames || threads__space(s->threads, x->pid, x->tid, k.mode, k.space)) {
+	if (!s->frames || space_of(s, x, k.mode, k.space)) {
 		print_addr_now(s, x, addr, misc, callchain, inlines);
 		return;
 	}
@@ -668,6 +697,7 @@ static int sc_sample(void *ctx, const struct stream_sample *x)
 
 	if (!fields)
 		return 0;
+	s->nr_seen++;
 	if (threads__resolve(s->threads, x->pid, x->tid, x->misc, x->ip, &al))
 		return -ENOMEM;
 	print_start(s, x, al.comm, fields);
