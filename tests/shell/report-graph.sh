@@ -79,3 +79,13 @@ for mode in --no-children --children; do
 	done
 done
 [ "$branches" -ge 4 ] || fail "only $branches branches in the trees compared"
+
+# 4. -n with --children: the Samples column is each entry's own (self) samples, as perf's,
+# entry by entry (by name: equal shares may come in another order)
+expect_rc 0 "$SCHEDLENS" report -i "$TMP/hl.data" --children -g none -n --sort sym
+samples() { awk '/^ +[0-9.]+% +[0-9.]+% +[0-9]+ / { n = $3; sub(/^ +[0-9.]+% +[0-9.]+% +[0-9]+ +/, ""); print $0 "\t" n }' | sort; }
+samples <"$TMP/out" >"$TMP/ours"
+perf report -i "$TMP/hl.data" --stdio --children -g none -n --sort sym 2>/dev/null | samples >"$TMP/perf"
+[ "$(wc -l <"$TMP/ours")" -ge 5 ] || fail "--children -n: $(wc -l <"$TMP/ours") entries"
+awk -F '\t' '$2 == 0' "$TMP/ours" | grep -q . || fail "--children -n: no entry without samples of its own"
+cmp -s "$TMP/ours" "$TMP/perf" || { diff "$TMP/ours" "$TMP/perf" | head; fail "--children -n: samples differ from perf's"; }

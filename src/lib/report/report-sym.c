@@ -508,7 +508,8 @@ static int label_rows(struct report *r, size_t idx, size_t n, struct label_rows 
 
 			val[m] = e ? e->period : 0;
 			val[n + m] = se ? se->period : 0;
-			val[2 * n + m] = e ? e->nr_samples : 0;
+			/* -n's samples are the self ones, with --children too, as perf's */
+			val[2 * n + m] = se ? se->nr_samples : 0;
 			if (!m && e) {
 				lr->v[i].depth = e->depth;
 				lr->v[i].tid = e->tid;
