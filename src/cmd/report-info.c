@@ -117,6 +117,7 @@ void report__print_header(const struct perf_file *f, const char *path, bool full
 	const struct stream_info *info = perf_file__info(f);
 	char buf[4096], tbuf[64] = "";
 	struct stat st;
+	const char *p;
 	size_t i, j;
 	int feat;
 
@@ -147,8 +148,12 @@ void report__print_header(const struct perf_file *f, const char *path, bool full
 		printf("# cpuid : %s\n", h->cpuid);
 	if (h->total_mem)
 		printf("# total memory : %llu kB\n", (unsigned long long)h->total_mem);
-	if (h->cmdline)
-		printf("# cmdline : %s\n", h->cmdline);
+	if (h->cmdline) {	/* perf's print_cmdline(): a quote as \' */
+		fputs("# cmdline : ", stdout);
+		for (p = h->cmdline; *p; p++)
+			fputs(*p == '\'' ? "\\'" : (char[]){ *p, 0 }, stdout);
+		putchar('\n');
+	}
 	for (i = 0; i < h->nr_event_descs; i++) {
 		const struct perf_event_desc *e = &h->event_descs[i];
 

@@ -46,3 +46,17 @@ if command -v perf >/dev/null; then
 	grep -q '^# CPU_TOPOLOGY info available, use -I to display$' "$TMP/out" || fail "no -I note"
 	echo "$m headers equal perf report --header-only run here"
 fi
+
+# a command line with quotes: perf prints each ' as \' (print_cmdline()), on a file perf wrote
+if ! command -v perf >/dev/null; then
+	echo "no perf: the quoted command line not compared"
+elif ! perf record -q -e cpu-clock -o "$TMP/q.data" -- sh -c 'echo "it'\''s"' >/dev/null 2>&1; then
+	echo "perf record cannot run here: the quoted command line not compared"
+else
+	"$SCHEDLENS" report --header-only -i "$TMP/q.data" 2>/dev/null | grep '^# cmdline' >"$TMP/ours"
+	perf report --header-only -i "$TMP/q.data" 2>/dev/null | grep '^# cmdline' >"$TMP/perf"
+	grep -qF "\\'" "$TMP/perf" || fail "perf's cmdline has no \\': $(cat "$TMP/perf")"
+	cmp -s "$TMP/ours" "$TMP/perf" ||
+		fail "cmdline: '$(cat "$TMP/ours")' where perf prints '$(cat "$TMP/perf")'"
+	echo "a quoted command line as perf prints it"
+fi
