@@ -132,6 +132,16 @@ void symbols__lookup(struct symbols *s, const struct sym_addr *a, unsigned int f
 /* The machine's generation (threads__generation()): locating a pid's ip gives the same while
  * it stays. */
 uint64_t symbols__generation(const struct symbols *s);
+
+/*
+ * The user frames of sample @smp unwound from its registers and its copy of the stack
+ * (--call-graph dwarf) through the machine's maps and the files behind them (the vDSO's
+ * image too, as symbols__resolve() finds it): at most @max return addresses into @ips, frame
+ * 0 the user ip, callers already at ip - 1 (unwinder__unwind()'s). How many; 0 where the
+ * sample has no user registers or stack, or nothing could be unwound.
+ */
+size_t symbols__unwind(struct symbols *s, const struct stream_sample *smp, uint64_t *ips,
+		       size_t max);
 /* Why kallsyms could not be read (or read on), "" when nothing failed so far. */
 const char *symbols__kernel_error(const struct symbols *s);
 

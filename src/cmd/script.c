@@ -21,7 +21,6 @@
 #include "schedlens/perfdata.h"
 #include "schedlens/symbols.h"
 #include "schedlens/threads.h"
-#include "schedlens/unwind.h"
 #include "schedlens/util.h"
 
 #include "script-int.h"
@@ -59,9 +58,7 @@ struct script {
 	struct kallsyms *ksyms;		/* for %pS in tracepoints (symbols__pick_kallsyms()) */
 	struct symbols *syms;		/* the sym field: report's symbols, the same input rules */
 	struct tmap kallsyms_map;	/* the kernel's, as far as its kallsyms goes */
-	struct unwinder *uw;		/* --call-graph dwarf recordings */
 	struct errbuf *err;		/* why the file cannot be read */
-	uint64_t gen;			/* bumped when an address space may change */
 	int name_width;
 	int data_src_width;		/* perf pads data_src to the widest printed so far */
 	struct kmod_name *kmods;
@@ -556,29 +553,12 @@ static void print_addr(struct script *s, const struct stream_sample *x, uint64_t
 			       (uint32_t)(outb.len - start));
 }
 
-static int find_map(void *ctx, uint32_t pid, uint64_t addr, struct unwind_map *out)
-{
-	struct script *s = ctx;
-	struct taddr al;
-
-	if (threads__resolve(s->threads, pid, pid, PERF_RECORD_MISC_USER, addr, &al) || !al.map ||
-	    al.map->identity)
-		return -ENOENT;
-	*out = (struct unwind_map){ al.map->start, al.map->end, al.map->pgoff, al.map->path };
-	return 0;
-}
-
-static bool has_user_stack(const struct stream_sample *x)
-{
-	return x->user_stack_size && x->user_regs_abi;
-}
-
 static void print_callchain(struct script *s, const struct stream_sample *x)
 {
 	uint16_t misc = x->misc & ~PERF_RECORD_MISC_CPUMODE_MASK;
 	uint16_t mode = x->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	uint64_t i, ips[MAX_UNWOUND];
-	int n;
+	size_t n;
 
 	out_c('\n');
 	if (!symbols__chain_ok(x))
@@ -596,11 +576,10 @@ static void print_callchain(struct script *s, const struct stream_sample *x)
 		print_addr(s, x, ip, misc | mode, true, s->o->inline_frames);
 		out_c('\n');
 	}
-	/* the user part of a --call-graph dwarf sample: unwound from its registers and stack */
-	if (!has_user_stack(x) || !s->uw)
-		return;
-	n = unwinder__unwind(s->uw, x, s->gen, ips, MAX_UNWOUND);
-	for (i = 0; n > 0 && i < (uint64_t)n; i++) {
+	/* the user part of a --call-graph dwarf sample: unwound from its registers and stack,
+	 * through the maps and files the symbols read (the vDSO's image too) */
+	n = symbols__unwind(s->syms, x, ips, MAX_UNWOUND);
+	for (i = 0; i < n; i++) {
 		print_addr(s, x, ips[i], misc | PERF_RECORD_MISC_USER, true, true);
 		out_c('\n');
 	}
@@ -743,7 +722,6 @@ static int sc_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm, bool
 			print_time(time);
 		out_fmt("PERF_RECORD_COMM%s: %s:%u/%u\n", exec ? " exec" : "", comm, pid, tid);
 	}
-	s->gen += exec;
 	return threads__comm(s->threads, pid, tid, comm, exec);
 }
 
@@ -759,7 +737,6 @@ static int sc_mmap(void *ctx, const struct stream_mmap *m)
 		       (int)m->tid, (unsigned long long)m->start, (unsigned long long)m->len,
 		       (unsigned long long)m->pgoff, m->filename);
 	}
-	s->gen++;
 	return threads__mmap(s->threads, m);
 }
 
@@ -773,7 +750,6 @@ static int sc_task(void *ctx, const struct stream_task *t)
 		out_fmt("PERF_RECORD_%s(%u:%u):(%u:%u)\n", t->fork ? "FORK" : "EXIT", t->pid, t->tid,
 		       t->ppid, t->ptid);
 	}
-	s->gen++;
 	return threads__task(s->threads, t, t->misc);
 }
 
@@ -809,8 +785,7 @@ static int run_script(const struct script_opts *o)
 	int ret;
 
 	s.threads = threads__new();
-	s.uw = unwinder__new(find_map, &s);
-	if (!s.threads || !s.uw) {
+	if (!s.threads) {
 		ret = -ENOMEM;
 		goto out_delete;
 	}
@@ -838,7 +813,6 @@ static int run_script(const struct script_opts *o)
 	}
 	free(s.kmods);
 out_delete:
-	unwinder__delete(s.uw);
 	threads__delete(s.threads);
 	out_flush();
 	if ((fflush(stdout) || outb.failed) && !ret)

@@ -50,3 +50,22 @@ for fn in inner middle outer main; do
 	echo "$fn: children $o% (perf $p%)"
 done
 echo "dwarf unwinding: $same of $n samples equal perf's, $deep reach main; chain: $names"
+
+# a sample in the vDSO unwinds into its callers through the vDSO image's CFI, as perf's: the
+# first vDSO sample too, before anything else looked the vDSO up
+gcc -g -O2 -o "$TMP/vdsoloop" "$SCHEDLENS_TOP/tests/data/vdsoloop.c" || fail "cannot build vdsoloop"
+expect_rc 0 "$SCHEDLENS" record -e cpu-clock -c 1000000 --call-graph dwarf -o "$TMP/vd.data" \
+	-- "$TMP/vdsoloop" 0.3
+vdso() { awk '/\[vdso\]\)$/ { v = 1; n++; next } v && /^\t/ { c[n] = c[n] " " $2; next }
+	{ v = 0 } END { for (i = 1; i <= n; i++) print c[i] }' | sort | uniq -c; }
+"$SCHEDLENS" script -i "$TMP/vd.data" 2>/dev/null | vdso >"$TMP/ours"
+perf script -i "$TMP/vd.data" 2>/dev/null | vdso >"$TMP/perf"
+nv=$(awk '{ n += $1 } END { print n + 0 }' "$TMP/perf")
+if [ "$nv" -lt 5 ]; then
+	echo "only $nv samples in the vDSO (its clock falls back to a system call here?): not compared"
+else
+	grep -q ' now' "$TMP/perf" || fail "perf does not unwind the vDSO samples into now(): $(head -3 "$TMP/perf")"
+	cmp -s "$TMP/ours" "$TMP/perf" ||
+		{ diff "$TMP/ours" "$TMP/perf" | head; fail "vDSO samples unwound otherwise than perf's"; }
+	echo "vDSO: $nv samples unwound into their callers as perf's"
+fi

@@ -458,12 +458,27 @@ static int unwind_map(void *ctx, uint32_t pid, uint64_t addr, struct unwind_map 
 {
 	struct symbols *s = ctx;
 	const struct tmap *m = map_find(s, pid, addr);
-	const struct sym_dso *d = m ? m->priv : NULL;
+	struct sym_dso *d = m ? m->priv : NULL;
 
+	if (d && !d->kernel && !d->opened && !strcmp(d->name, "[vdso]"))
+		sym_dso__open(s, d);	/* the file of its image is known once it is opened */
 	if (!d || !d->path || d->kernel)
 		return -ENOENT;
 	*out = (struct unwind_map){ m->start, m->end, m->pgoff, d->path };
 	return 0;
+}
+
+size_t symbols__unwind(struct symbols *s, const struct stream_sample *smp, uint64_t *ips,
+		       size_t max)
+{
+	int nr;
+
+	if (!smp->user_stack_size || !smp->user_regs_abi || !max)
+		return 0;
+	if (!s->uw && !(s->uw = unwinder__new(unwind_map, s)))
+		return 0;
+	nr = unwinder__unwind(s->uw, smp, symbols__generation(s), ips, max);
+	return nr > 0 ? (size_t)nr : 0;
 }
 
 /* the user frames of a --call-graph dwarf sample, unwound from its registers and stack */
@@ -471,20 +486,17 @@ static size_t chain_unwound(struct symbols *s, const struct stream_sample *smp,
 			    unsigned int flags, struct sym_loc *out, size_t n, size_t max)
 {
 	uint64_t ips[128];
-	size_t i = 0;
-	int nr;
+	size_t i = 0, nr;
 
-	if (!smp->user_stack_size || !smp->user_regs_abi || n >= max)
+	if (n >= max)
 		return n;
-	if (!s->uw && !(s->uw = unwinder__new(unwind_map, s)))
-		return n;
-	nr = unwinder__unwind(s->uw, smp, symbols__generation(s), ips, max - n < 128 ? max - n : 128);
+	nr = symbols__unwind(s, smp, ips, max - n < 128 ? max - n : 128);
 	/* a user-mode sample's own ip is frame 0 already */
 	if (nr > 0 && (smp->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER)
 		i = 1;
 	if (i)
 		out[0].unwound = true;
-	for (; nr > 0 && i < (size_t)nr && n < max; i++) {	/* callers are already ip - 1 */
+	for (; i < nr && n < max; i++) {	/* callers are already ip - 1 */
 		symbols__resolve(s, smp->pid, ips[i], PERF_RECORD_MISC_USER, flags & ~SYM_RETADDR,
 				 &out[n]);
 		out[n++].unwound = true;
