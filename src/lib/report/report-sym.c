@@ -4,6 +4,7 @@
  * rows by label (source lines, --children, -g call paths), per-DSO and skid notes, --focus,
  * --folded, and the options that choose them.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -430,7 +431,92 @@ struct label_rows {
 	size_t nr, nr_members;
 	uint64_t *vals;
 	int order;		/* --children: 0, or with -g 1 (callee) or -1 (caller) */
+	const enum symrep_key *keys;	/* a label's fields */
+	size_t nr_keys;
 };
+
+/* a label's field at @p (up to SYMREP_SEP or the end): its length */
+static size_t field_len(const char *p)
+{
+	const char *e = strchr(p, SYMREP_SEP);
+
+	return e ? (size_t)(e - p) : strlen(p);
+}
+
+/*
+ * A symbol field of @n bytes at @p ("[k] name", then SYMREP_ID and what tells equal names
+ * apart; "[.] 0x..." without a symbol): its name after the level, its length in *@len; false
+ * where it names no symbol, the address then in *@addr
+ */
+static bool sym_field(const char *p, size_t n, const char **name, size_t *len, uint64_t *addr)
+{
+	const char *id = memchr(p, SYMREP_ID, n);
+	char *end;
+
+	if (n >= 4 && p[0] == '[' && p[2] == ']' && p[3] == ' ') {
+		p += 4;
+		n -= 4;
+	}
+	*name = p;
+	*len = id ? (size_t)(id - p) : n;
+	if (id || !n || !isxdigit((unsigned char)*p))
+		return true;
+	errno = 0;
+	*addr = strtoull(p, &end, 16);
+	return errno || end != p + n;
+}
+
+/*
+ * Two labels in perf's output order for equal shares (hist.c's cmp_output() and cmp_addr()
+ * for the rows of hists): each key in turn, a DSO "[unknown]" after the others, a symbol by
+ * its name (not its level), rows without a symbol after those with one and then by address
+ * as a signed number; then the whole label
+ */
+static int cmp_bytes(const char *a, size_t la, const char *b, size_t lb)
+{
+	int r = memcmp(a, b, la < lb ? la : lb);
+
+	return r ?: (la > lb) - (la < lb);
+}
+
+static int cmp_labels(const struct label_rows *lr, const char *x, const char *y)
+{
+	const char *a = x, *b = y, *na, *nb;
+	size_t la, lb, ka, kb, i;
+	uint64_t aa = 0, ab = 0;
+	int r = 0, by_addr = 0;
+
+	for (i = 0; i < lr->nr_keys && !r && *a && *b; i++) {
+		la = field_len(a);
+		lb = field_len(b);
+		switch (lr->keys[i]) {
+		case SYMREP_DSO: {
+			bool ua = la == 9 && !memcmp(a, "[unknown]", 9);
+			bool ub = lb == 9 && !memcmp(b, "[unknown]", 9);
+
+			r = ua != ub ? ua - ub : ua ? 0 : cmp_bytes(a, la, b, lb);
+			break;
+		}
+		case SYMREP_SYM: {
+			bool sa = sym_field(a, la, &na, &ka, &aa), sb = sym_field(b, lb, &nb, &kb, &ab);
+
+			if (sa != sb)
+				r = sb - sa;
+			else if (sa)
+				r = cmp_bytes(na, ka, nb, kb);
+			else if (!by_addr)
+				by_addr = ((int64_t)aa > (int64_t)ab) - ((int64_t)aa < (int64_t)ab);
+			break;
+		}
+		default:
+			r = cmp_bytes(a, la, b, lb);
+			break;
+		}
+		a += la + (a[la] != 0);
+		b += lb + (b[lb] != 0);
+	}
+	return r ?: by_addr ?: strcmp(x, y);
+}
 
 /*
  * perf's output order: by period (each member's in turn); with --children, equal children
@@ -451,7 +537,7 @@ static int cmp_label_row(const void *a, const void *b, void *ctx)
 		return (x->depth < y->depth ? -1 : 1) * lr->order;
 	if (lr->order != 2 && x->self[0] != y->self[0])
 		return x->self[0] > y->self[0] ? -1 : 1;
-	return strcmp(x->key, y->key);
+	return cmp_labels(lr, x->key, y->key);
 }
 
 /*
@@ -466,7 +552,8 @@ static int label_rows(struct report *r, size_t idx, size_t n, struct label_rows 
 	size_t m, k, i, nr, total = 0;
 	bool tie;
 
-	*lr = (struct label_rows){ .nr_members = n, .order = 2 };
+	*lr = (struct label_rows){ .nr_members = n, .order = 2, .keys = r->o->sym.keys,
+				   .nr_keys = r->o->sym.nr_keys };
 	if (children)
 		lr->order = r->o->sym.graph == SYMREP_GRAPH_CALLEE ? 1 :
 			    r->o->sym.graph == SYMREP_GRAPH_CALLER ? -1 : 0;

@@ -686,23 +686,30 @@ static size_t expand(struct symrep *r, int mode, bool moved, size_t nf, size_t n
  * The children entries of frames [0, @nf) of r->xf into r->centries, as perf 6.1 makes them
  * (fill_callchain_info()): a frame with a symbol is itself, one without is at the address as
  * sampled (where the sample's own row has its address in the DSO), a copy in r->cframes,
- * and one without a map at the sample's (@self's) level
+ * and one without a map at the level of the frame with a map perf's walk took before it (it
+ * keeps the level it had: from the sampled frame out with -g callee, else from the
+ * outermost in), the sample's (@self's) where none
  */
 static void chain_entries(struct symrep *r, const struct sym_loc *self, size_t nf)
 {
-	size_t i;
+	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE, kernel = self->kernel;
+	size_t k, i;
 
-	for (i = 0; i < nf; i++) {
-		struct sym_loc *c = &r->cframes[i];
+	for (k = 0; k < nf; k++) {
+		struct sym_loc *c;
 
+		i = callee ? k : nf - 1 - k;
+		c = &r->cframes[i];
 		r->centries[i] = &r->xf[i];
+		if (r->xf[i].dso)
+			kernel = r->xf[i].kernel;
 		if (r->xf[i].sym)
 			continue;
 		*c = r->xf[i];
 		c->addr = c->ip;
 		c->at_ip = true;
 		if (!c->dso)
-			c->kernel = self->kernel;
+			c->kernel = kernel;
 		r->centries[i] = c;
 	}
 }
