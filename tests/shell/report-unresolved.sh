@@ -50,3 +50,25 @@ grep -qE '[- ]0x4[0-9a-f]{5}$' "$TMP/ours.tree" ||
 cmp -s "$TMP/ours.tree" "$TMP/perf.tree" ||
 	{ diff "$TMP/perf.tree" "$TMP/ours.tree" | head -20; fail "-g caller tree differs from perf's"; }
 echo "    -g caller: $(wc -l <"$TMP/ours.tree") lines equal"
+
+# the whole --children table and -g caller report, line for line: rows of equal shares in
+# perf's order (a symbol's by its name, rows without one after and by address), unresolved
+# callers at the level perf's walk leaves them (the frame's before it, outermost first), and
+# the child's samples before its exec under the name exec gives it (comm__override(): the
+# recorder forks it before the events are on, so its first comm is the exec's)
+body() { grep -v '^#' | grep -v '^$' | sed 's/ *$//'; }
+expect_rc 0 "$SCHEDLENS" report -i "$TMP/u.data" --children -g none -n
+body <"$TMP/out" >"$TMP/ours.all"
+perf report -i "$TMP/u.data" --stdio --children -g none -n 2>/dev/null | body >"$TMP/perf.all"
+cmp -s "$TMP/ours.all" "$TMP/perf.all" ||
+	{ diff "$TMP/perf.all" "$TMP/ours.all" | head -20; fail "--children table differs from perf's"; }
+echo "    --children -g none -n: $(wc -l <"$TMP/ours.all") lines equal"
+# (-g caller as sets of lines: perf orders equal shares of one thread by the depth of their
+# chains, not transitively with the rest, so the order can follow the sort's algorithm)
+expect_rc 0 "$SCHEDLENS" report -i "$TMP/u.data" --children -g caller
+body <"$TMP/out" | sort >"$TMP/ours.all"
+perf report -i "$TMP/u.data" --stdio --children -g caller 2>/dev/null | body | sort >"$TMP/perf.all"
+cmp -s "$TMP/ours.all" "$TMP/perf.all" ||
+	{ diff "$TMP/perf.all" "$TMP/ours.all" | head -20; fail "--children -g caller differs from perf's"; }
+grep -q '^ *[0-9.]*% *[0-9.]*% *:[0-9]' "$TMP/ours.all" && fail "rows under a placeholder comm"
+echo "    --children -g caller: $(wc -l <"$TMP/ours.all") lines equal as a set"

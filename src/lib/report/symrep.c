@@ -45,6 +45,8 @@ struct labels {
 	size_t mask, nr, cap;
 	struct label_ent *ents;		/* by id */
 	struct sym_key *keys;		/* by id; str malloc'd */
+	const char **raw;		/* by id: the thread's comm buffer where its comm was a
+					 * placeholder (":TID"), which its first name renames */
 };
 
 struct row_count {
@@ -85,6 +87,7 @@ static void labels__delete(struct labels *l)
 		free((char *)l->keys[i].str);
 	free(l->keys);
 	free(l->ents);
+	free(l->raw);
 	free(l->tab);
 	free(l);
 }
@@ -194,6 +197,7 @@ struct symrep {
 	struct sym_stacks *comms;	/* with labels and the comm key: each comm once */
 	struct row_vec *self_v, *children_v;	/* with labels: rows by label number */
 	bool defer, finished, comm_key, pid_key, cpu_key;
+	const char *raw_comm;	/* the sample's comm as its thread has it (label_comm()'s in) */
 	unsigned int flags;	/* SYM_LINES when a key is the source line */
 	struct symrep_addr *addrs, *last;
 	size_t addrs_mask, addrs_used;
@@ -430,6 +434,7 @@ static uint32_t frame_label(struct symrep *r, const struct sym_loc *f, uint32_t 
 			       f->sym && f->kernel };
 	struct labels *l = r->labels;
 	uint64_t h = 0, tag = 0;
+	const char **raw;
 	size_t i = 0;
 	char *str;
 
@@ -462,11 +467,16 @@ static uint32_t frame_label(struct symrep *r, const struct sym_loc *f, uint32_t 
 		if (!n)
 			return NO_LABEL;
 		l->ents = n;
+		raw = realloc(l->raw, ncap * sizeof(*raw));
+		if (!raw)
+			return NO_LABEL;
+		l->raw = raw;
 		l->cap = ncap;
 	}
 	str = strdup(r->label);
 	if (!str)
 		return NO_LABEL;
+	l->raw[l->nr] = e.comm && r->raw_comm && r->raw_comm[0] == ':' ? r->raw_comm : NULL;
 	l->ents[l->nr] = e;
 	l->tab[i] = tag | (l->nr + 1);
 	sym_key__set(&l->keys[l->nr], str);
@@ -986,12 +996,121 @@ static int finish_place(struct symrep *r, struct symrep_addr **v, size_t n, uint
 	return sym_stacks__add_n(r->self[e->idx], r->label, samples, period);
 }
 
+/* a path key @str as add_path() keys it in r->paths (its hash by the table's rule) */
+static void path_key(const struct symrep *r, const char *str, struct sym_key *k)
+{
+	k->str = str;
+	k->len = strlen(str);
+	k->hash = r->cfg.children ? path_hash(str, k->len) : hash_bytes(str, k->len, 0);
+}
+
+/*
+ * The call paths of event @idx whose label is one relabel() renamed (@renamed: the old
+ * labels, period the label's number + 1) keyed anew, the table rebuilt: 0 or -ENOMEM
+ */
+static int repath(struct symrep *r, size_t idx, struct sym_stacks *renamed)
+{
+	const struct sym_stack *v;
+	struct sym_stacks *n;
+	size_t nr, i, len;
+	int ret = 0;
+
+	if (!r->paths || !r->paths[idx] || !(n = sym_stacks__new()))
+		return r->paths && r->paths[idx] ? -ENOMEM : 0;
+	v = sym_stacks__slots(r->paths[idx], &nr);
+	for (i = 0; i < nr && !ret; i++) {
+		const char *key = v[i].key, *sep = key ? strchr(key, SYMREP_PATH_SEP) : NULL;
+		const struct sym_stack *old = NULL;
+		struct sym_key k;
+
+		if (!key)
+			continue;
+		len = sep ? (size_t)(sep - key) : 0;
+		if (sep && len < sizeof(r->label)) {
+			memcpy(r->label, key, len);
+			r->label[len] = '\0';
+			old = sym_stacks__get(renamed, r->label);
+		}
+		if (old) {
+			const struct sym_key *lab = &r->labels->keys[old->period - 1];
+
+			if (lab->len + strlen(sep) >= sizeof(r->buf))
+				continue;	/* (as add_path() leaves out a path it cannot hold) */
+			memcpy(r->buf, lab->str, lab->len);
+			strcpy(r->buf + lab->len, sep);
+			path_key(r, r->buf, &k);
+		} else {
+			path_key(r, key, &k);
+		}
+		ret = sym_stacks__merge(n, &k, v[i].nr_samples, v[i].period, v[i].depth, v[i].tid);
+	}
+	if (ret) {
+		sym_stacks__delete(n);
+		return ret;
+	}
+	sym_stacks__delete(r->paths[idx]);
+	r->paths[idx] = n;
+	return 0;
+}
+
+/*
+ * perf's comm__override(): a thread's first comm renames the placeholder (":TID") its
+ * earlier samples were counted under, so a label made with a placeholder that its thread
+ * renamed later takes the name (its comm key's text), and the call paths under it follow.
+ * Rows of two labels that become equal merge where they are flushed. 0 or -ENOMEM.
+ */
+static int relabel(struct symrep *r)
+{
+	struct labels *l = r->labels;
+	struct sym_stacks *renamed = NULL;
+	size_t i, k, field = 0, n, len;
+	int ret = 0;
+
+	if (!l || !l->raw || !r->comm_key)
+		return 0;
+	while (r->cfg.keys[field] != SYMREP_COMM)
+		field++;
+	for (i = 0; i < l->nr && !ret; i++) {
+		const char *raw = l->raw[i], *p, *end;
+		char *str;
+
+		if (!raw || !strcmp(raw, l->ents[i].comm))
+			continue;
+		/* the comm field of the key: the @field-th between separators */
+		for (p = l->keys[i].str, k = 0; k < field && (p = strchr(p, SYMREP_SEP)); k++)
+			p++;
+		if (!p)
+			continue;
+		end = strchr(p, SYMREP_SEP);
+		len = end ? (size_t)(end - p) : strlen(p);
+		n = (size_t)(p - l->keys[i].str);
+		str = malloc(l->keys[i].len - len + strlen(raw) + 1);
+		if (!str || (!renamed && r->paths && !(renamed = sym_stacks__new())) ||
+		    (renamed && !sym_stacks__get(renamed, l->keys[i].str) &&
+		     sym_stacks__add_n(renamed, l->keys[i].str, 0, i + 1))) {
+			free(str);
+			ret = -ENOMEM;
+			break;
+		}
+		memcpy(str, l->keys[i].str, n);
+		strcpy(str + n, raw);
+		strcat(str, p + len);
+		free((char *)l->keys[i].str);
+		sym_key__set(&l->keys[i], str);
+		l->raw[i] = NULL;
+	}
+	for (i = 0; renamed && i < (r->cfg.nr_events ? r->cfg.nr_events : 1) && !ret; i++)
+		ret = repath(r, i, renamed);
+	sym_stacks__delete(renamed);
+	return ret;
+}
+
 int symrep__finish(struct symrep *r)
 {
 	uint64_t skid_first = UINT64_MAX;
 	struct symrep_addr **v;
 	size_t i, j, n = 0;
-	int ret = 0;
+	int ret = relabel(r);
 
 	for (i = 0; r->self_v && i < r->cfg.nr_events && !ret; i++) {
 		ret = row_vec__flush(&r->self_v[i], r->labels, r->self[i]);
@@ -1097,6 +1216,7 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 		ret = add_folded(r, comm, nx, s->period);
 	if (ret || !r->cfg.labels || idx >= r->cfg.nr_events)
 		return ret;
+	r->raw_comm = comm;
 	comm = label_comm(r, comm);
 	id = frame_label(r, &r->frames[0], s->pid, s->cpu, comm, &lab);
 	ret = add_row(r->self[idx], r->self_v ? &r->self_v[idx] : NULL, id, lab, s->period, 0,
