@@ -72,3 +72,14 @@ cmp -s "$TMP/ours.all" "$TMP/perf.all" ||
 	{ diff "$TMP/perf.all" "$TMP/ours.all" | head -20; fail "--children -g caller differs from perf's"; }
 grep -q '^ *[0-9.]*% *[0-9.]*% *:[0-9]' "$TMP/ours.all" && fail "rows under a placeholder comm"
 echo "    --children -g caller: $(wc -l <"$TMP/ours.all") lines equal as a set"
+
+# --sort srcline: an address without a symbol or a line in a known DSO is perf's
+# "SHORTNAME[ADDR]" (get_srcline() with show_addr), one row each, not all one "??:0"
+expect_rc 0 "$SCHEDLENS" report -i "$TMP/u.data" --no-children -g none --sort srcline
+grep -F '[' "$TMP/out" | body | sort >"$TMP/ours.sl"
+perf report -i "$TMP/u.data" --stdio --no-children -g none --sort srcline 2>/dev/null |
+	body | grep -F '[' | sort >"$TMP/perf.sl"
+grep -q '  ds\[4[0-9a-f]*\]$' "$TMP/ours.sl" || { cat "$TMP/out"; fail "no srcline row at ds[ADDR]"; }
+cmp -s "$TMP/ours.sl" "$TMP/perf.sl" ||
+	{ diff "$TMP/perf.sl" "$TMP/ours.sl" | head; fail "srcline rows without a line differ from perf's"; }
+echo "    --sort srcline: $(wc -l <"$TMP/ours.sl") rows at DSO[ADDR] equal"

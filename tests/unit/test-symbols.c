@@ -387,6 +387,13 @@ START_TEST(test_stacks_and_names)
 	l.srcfile = NULL;
 	ck_assert_str_eq(sym_loc__srcline(&l, buf, sizeof(buf)), "??:0");
 	ck_assert_str_eq(sym_loc__name(&l, buf, sizeof(buf)), "0x0000000000000119");
+	/* no symbol in a known DSO: perf's "SHORTNAME[ADDR]" (get_srcline()'s show_addr) */
+	l.dso = (struct sym_dso *)&st;	/* (only its presence is read) */
+	l.dso_name = "/usr/bin/x";
+	ck_assert_str_eq(sym_loc__srcline(&l, buf, sizeof(buf)), "x[119]");
+	l.dso_name = "[vdso]";
+	ck_assert_str_eq(sym_loc__srcline(&l, buf, sizeof(buf)), "[vdso][119]");
+	l.dso = NULL;
 	ck_assert_str_eq(symbols__record_note("schedlens record schedlens-note: no PMU here", buf,
 					      sizeof(buf)), "no PMU here");
 	ck_assert_ptr_null(symbols__record_note("perf record", buf, sizeof(buf)));

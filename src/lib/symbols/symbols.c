@@ -801,6 +801,9 @@ const char *sym_loc__srcline(const struct sym_loc *l, char *buf, size_t len)
 		snprintf(buf, len, "%s:%u", base ? base + 1 : l->srcfile, l->line);
 	} else if (l->sym) {
 		snprintf(buf, len, "%s+%" PRIu64, l->sym, l->addr - l->sym_start);
+	} else if (l->dso && l->dso_name) {	/* perf's "DSO[ADDR]": its short name */
+		base = l->dso_name[0] == '/' ? strrchr(l->dso_name, '/') : NULL;
+		snprintf(buf, len, "%s[%" PRIx64 "]", base ? base + 1 : l->dso_name, l->addr);
 	} else {
 		snprintf(buf, len, "??:0");
 	}
