@@ -212,6 +212,13 @@ struct symrep {
 	char gpath[MAX_FRAMES * 272];		/* graph_names() */
 	size_t gpos[MAX_FRAMES], glen;
 	uint64_t ghash[MAX_FRAMES];		/* path_hash() of each path's frames */
+	struct gname {				/* a frame's name in a call graph, by frame */
+		const char *sym;		/* its symbol (interned), or NULL: at ip */
+		uint64_t ip, hash;		/* hash: frame_hash() of the name */
+		uint16_t len;			/* of the name */
+		bool inlined, used;
+		char hex[22];			/* the name of a frame without a symbol */
+	} gnames[4096];				/* (direct mapped) */
 	struct sym_key label_key;		/* of label */
 	uint32_t ids[MAX_FRAMES];		/* number_entries()'s labels of r->centries */
 	bool outer[MAX_FRAMES];			/* (and which are a path's outermost) */
@@ -556,27 +563,69 @@ static uint64_t path_hash(const char *key, size_t len)
 	return path_fold(h, hash_bytes(key, (size_t)(sep - key), 0));
 }
 
+/*
+ * Frame @f's name in a call graph (put_frame()'s NAME_GRAPH), kept by what it is a function
+ * of (its symbol and whether it is inlined there, else its ip): a chain's frames recur sample
+ * after sample. The entry, or NULL where the name cannot be kept.
+ */
+static const struct gname *graph_name(struct symrep *r, const struct sym_loc *f)
+{
+	uint64_t x = f->sym ? (uintptr_t)f->sym * 0x9e3779b97f4a7c15ull ^ f->inlined :
+			      f->ip * 0xc4ceb9fe1a85ec53ull;
+	struct gname *e = &r->gnames[(x ^ x >> 29) & (ARRAY_SIZE(r->gnames) - 1)];
+	char name[300];
+	size_t len;
+
+	if (e->used && e->sym == f->sym && (f->sym ? e->inlined == f->inlined : e->ip == f->ip))
+		return e;
+	len = put_frame(name, 0, sizeof(name), f, 256, NAME_GRAPH);
+	if (!f->sym && len >= sizeof(e->hex))
+		return NULL;
+	*e = (struct gname){ .sym = f->sym, .ip = f->ip, .hash = frame_hash(name, len),
+			     .len = (uint16_t)len, .inlined = f->inlined, .used = true };
+	if (!f->sym)
+		memcpy(e->hex, name, len + 1);
+	return e;
+}
+
 static void graph_names(struct symrep *r, size_t np)
 {
 	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE;
-	size_t n = 0, i, k, end[MAX_FRAMES];
-	uint64_t h = 0;
+	size_t n = 0, i, k;
+	uint64_t h = 0, fh[MAX_FRAMES];
 
 	r->gpath[0] = '\0';
 	for (i = 0; i < np; i++) {
+		const struct gname *e;
+
 		k = callee ? i : np - 1 - i;
 		if (i)
 			n = put(r->gpath, n, sizeof(r->gpath), (char[]){ SYMREP_FRAME_SEP, 0 }, 1);
 		r->gpos[k] = n;
-		n = put_frame(r->gpath, n, sizeof(r->gpath), &r->xf[k], 256, NAME_GRAPH);
-		end[k] = n;
+		e = graph_name(r, &r->xf[k]);
+		if (e && n + e->len < sizeof(r->gpath)) {	/* put_frame()'s name, kept */
+			if (!e->sym) {
+				memcpy(r->gpath + n, e->hex, e->len);
+			} else if (!e->inlined) {
+				memcpy(r->gpath + n, e->sym, e->len);
+			} else {
+				memcpy(r->gpath + n, e->sym, e->len - 10);
+				memcpy(r->gpath + n + e->len - 10, " (inlined)", 10);
+			}
+			n += e->len;
+			r->gpath[n] = '\0';
+			fh[k] = e->hash;
+		} else {
+			n = put_frame(r->gpath, n, sizeof(r->gpath), &r->xf[k], 256, NAME_GRAPH);
+			fh[k] = frame_hash(r->gpath + r->gpos[k], n - r->gpos[k]);
+		}
 	}
 	r->glen = n;
 	/* each tail's frames hashed from its end: the last name in r->gpath first (without
 	 * --children a sample has one path: its key hashed as it is) */
 	for (i = np; r->cfg.children && i-- > 0;) {
 		k = callee ? i : np - 1 - i;
-		h = path_fold(h, frame_hash(r->gpath + r->gpos[k], end[k] - r->gpos[k]));
+		h = path_fold(h, fh[k]);
 		r->ghash[k] = h;
 	}
 }
