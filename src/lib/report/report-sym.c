@@ -445,13 +445,15 @@ static size_t field_len(const char *p)
 
 /*
  * A symbol field of @n bytes at @p ("[k] name", then SYMREP_ID and what tells equal names
- * apart; "[.] 0x..." without a symbol): its name after the level, its length in *@len; false
- * where it names no symbol, the address then in *@addr
+ * apart; "[.] 0x%016llx" without a symbol, "0000000000000000" for 0): its name after the
+ * level, its length in *@len; false where it names no symbol, *@digits then its 16 hex
+ * digits
  */
-static bool sym_field(const char *p, size_t n, const char **name, size_t *len, uint64_t *addr)
+static bool sym_field(const char *p, size_t n, const char **name, size_t *len,
+		      const char **digits)
 {
 	const char *id = memchr(p, SYMREP_ID, n);
-	char *end;
+	size_t i;
 
 	if (n >= 4 && p[0] == '[' && p[2] == ']' && p[3] == ' ') {
 		p += 4;
@@ -459,19 +461,28 @@ static bool sym_field(const char *p, size_t n, const char **name, size_t *len, u
 	}
 	*name = p;
 	*len = id ? (size_t)(id - p) : n;
-	if (id || !n || !isxdigit((unsigned char)*p))
+	if (id)
 		return true;
-	errno = 0;
-	*addr = strtoull(p, &end, 16);
-	return errno || end != p + n;
+	if (n == 18 && p[0] == '0' && p[1] == 'x')
+		p += 2;
+	else if (n != 16)
+		return true;
+	for (i = 0; i < 16; i++)
+		if (!isxdigit((unsigned char)p[i]) || isupper((unsigned char)p[i]))
+			return true;
+	*digits = p;
+	return false;
 }
 
-/*
- * Two labels in perf's output order for equal shares (hist.c's cmp_output() and cmp_addr()
- * for the rows of hists): each key in turn, a DSO "[unknown]" after the others, a symbol by
- * its name (not its level), rows without a symbol after those with one and then by address
- * as a signed number; then the whole label
- */
+/* two addresses of 16 hex digits each as signed numbers */
+static int cmp_digits(const char *a, const char *b)
+{
+	bool na = *a >= '8', nb = *b >= '8';	/* ('a'-'f' sort after '8' too) */
+	int r = memcmp(a, b, 16);
+
+	return na != nb ? (na ? -1 : 1) : (r > 0) - (r < 0);
+}
+
 static int cmp_bytes(const char *a, size_t la, const char *b, size_t lb)
 {
 	int r = memcmp(a, b, la < lb ? la : lb);
@@ -481,9 +492,8 @@ static int cmp_bytes(const char *a, size_t la, const char *b, size_t lb)
 
 static int cmp_labels(const struct label_rows *lr, const char *x, const char *y)
 {
-	const char *a = x, *b = y, *na, *nb;
+	const char *a = x, *b = y, *na, *nb, *da = NULL, *db = NULL;
 	size_t la, lb, ka, kb, i;
-	uint64_t aa = 0, ab = 0;
 	int r = 0, by_addr = 0;
 
 	for (i = 0; i < lr->nr_keys && !r && *a && *b; i++) {
@@ -498,14 +508,14 @@ static int cmp_labels(const struct label_rows *lr, const char *x, const char *y)
 			break;
 		}
 		case SYMREP_SYM: {
-			bool sa = sym_field(a, la, &na, &ka, &aa), sb = sym_field(b, lb, &nb, &kb, &ab);
+			bool sa = sym_field(a, la, &na, &ka, &da), sb = sym_field(b, lb, &nb, &kb, &db);
 
 			if (sa != sb)
 				r = sb - sa;
 			else if (sa)
 				r = cmp_bytes(na, ka, nb, kb);
 			else if (!by_addr)
-				by_addr = ((int64_t)aa > (int64_t)ab) - ((int64_t)aa < (int64_t)ab);
+				by_addr = cmp_digits(da, db);
 			break;
 		}
 		default:
