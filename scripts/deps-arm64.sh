@@ -16,8 +16,10 @@ prefix="$top/build/deps-arm64"
 debs="$top/build/debs-arm64"
 cross=aarch64-linux-gnu-
 
-host_pkgs=(gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-user-static linux-source-6.1
-	   xz-utils pkg-config make)
+# (libc6-dev-arm64-cross is only recommended by the compiler, and --no-install-recommends
+# leaves it out: libperf's own shared library links against its crti.o, not the sysroot's)
+host_pkgs=(gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
+	   qemu-user-static linux-source-6.1 xz-utils pkg-config make)
 # the static link's libraries, their headers and what their .pc files name; check for the
 # unit tests; libc6-dev with the kernel headers it includes
 arm64_pkgs=(libc6 libc6-dev libcrypt1 libcrypt-dev linux-libc-dev libgcc-s1
