@@ -644,7 +644,6 @@ static int add_path(struct symrep *r, struct sym_stacks *paths, const struct sym
 
 	if (n + 2 >= sizeof(r->buf))
 		return 0;
-
 	memcpy(r->buf, lab->str, n);
 	r->buf[n++] = SYMREP_PATH_SEP;
 	k = r->glen - from < sizeof(r->buf) - 1 - n ? r->glen - from : sizeof(r->buf) - 1 - n;
