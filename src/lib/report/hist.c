@@ -75,18 +75,24 @@ static inline uint64_t mix(uint64_t h, uint64_t v)
 	return h;
 }
 
-static uint64_t key_hash(const struct hist *h, const struct hist_key *k)
+/*
+ * A hash of @k's keys: comm and DSO strings by pointer (key_eq()'s, while adding) or, with
+ * @content, by their text (cmp_keys()'s, hist__collapse())
+ */
+static uint64_t hash_keys(const struct hist *h, const struct hist_key *k, bool content)
 {
 	uint64_t x = 0;
 	size_t i;
 
 	for (i = 0; i < h->nr_sorts; i++) {
+		const char *str = h->sorts[i] == HIST_SORT_COMM ? k->comm :
+				  h->sorts[i] == HIST_SORT_DSO ? k->dso : NULL;
+
 		switch (h->sorts[i]) {
 		case HIST_SORT_COMM:
-			x = mix(x, (uintptr_t)k->comm);
-			break;
 		case HIST_SORT_DSO:
-			x = mix(x, (uintptr_t)k->dso);
+			x = mix(x, !content ? (uintptr_t)str :
+				   str ? hash_bytes(str, strlen(str), 1) : 0);
 			break;
 		case HIST_SORT_SYM:
 			x = mix(x, k->sym ? (uintptr_t)k->sym ^ k->sym_start : k->addr);
@@ -102,6 +108,11 @@ static uint64_t key_hash(const struct hist *h, const struct hist_key *k)
 		}
 	}
 	return x * 0x9e3779b97f4a7c15ULL;
+}
+
+static uint64_t key_hash(const struct hist *h, const struct hist_key *k)
+{
+	return hash_keys(h, k, false);
 }
 
 static bool key_eq(const struct hist *h, const struct hist_key *a, const struct hist_key *b)
@@ -277,37 +288,6 @@ static int cmp_collapse(const void *a, const void *b, void *h)
 			&((const struct hist_entry *)b)->key);
 }
 
-/* a hash of @k's keys as cmp_keys() compares them: comm and DSO by content */
-static uint64_t content_hash(const struct hist *h, const struct hist_key *k)
-{
-	uint64_t x = 0;
-	size_t i;
-
-	for (i = 0; i < h->nr_sorts; i++) {
-		const char *str = h->sorts[i] == HIST_SORT_COMM ? k->comm :
-				  h->sorts[i] == HIST_SORT_DSO ? k->dso : NULL;
-
-		switch (h->sorts[i]) {
-		case HIST_SORT_COMM:
-		case HIST_SORT_DSO:
-			x = mix(x, str ? hash_bytes(str, strlen(str), 1) : 0);
-			break;
-		case HIST_SORT_SYM:
-			x = mix(x, k->sym ? (uintptr_t)k->sym ^ k->sym_start : k->addr);
-			break;
-		case HIST_SORT_PID:
-			x = mix(x, (uint32_t)k->tid);
-			break;
-		case HIST_SORT_CPU:
-			x = mix(x, (uint32_t)k->cpu);
-			break;
-		default:
-			break;
-		}
-	}
-	return x * 0x9e3779b97f4a7c15ULL;
-}
-
 /*
  * Entries equal by content merged into the first of them, in place, in insertion order: what
  * merging neighbours after a stable sort by content leaves, before sorting (the entries of
@@ -326,7 +306,7 @@ static size_t merge_by_content(struct hist *h)
 	for (i = 0; i < h->nr; i++) {
 		const struct hist_entry *e = &h->v[i];
 
-		for (j = (content_hash(h, &e->key) >> 20) & mask; tab[j]; j = (j + 1) & mask) {
+		for (j = (hash_keys(h, &e->key, true) >> 20) & mask; tab[j]; j = (j + 1) & mask) {
 			struct hist_entry *first = &h->v[tab[j] - 1];
 
 			if (!cmp_keys(h, &first->key, &e->key)) {
