@@ -51,7 +51,9 @@ topo "$TMP/c.data" | diff -u "$TMP/topo.perf" - || fail "CPU_TOPOLOGY differs fr
 # data that formats it, so perf script prints the fields; several events (-e A,B -e C); and
 # --sched, the set sched -i reads (perf sched record), read back by sched -i. Every switch is
 # one sched_switch sample: as many as the context-switches software event counts over the same
-# recording (sampled at every event beside it), and two per round trip: the workload's ends
+# recording (sampled at every event beside it; the two events start and stop one after the
+# other, so a switch at either edge may fall to one alone: 10003 against 10004 once, under
+# ASan), and two per round trip: the workload's ends
 # share one CPU (--pin same), where each is switched out once a round trip (the last one's
 # replier may leave its loop without); on two CPUs a reader may find its reply already
 # written and not block, and how often it does follows the machine
@@ -65,7 +67,8 @@ if [ -r /sys/kernel/tracing/events/sched/sched_switch/id ]; then
 	perf report --stats -i "$TMP/cs.data" 2>/dev/null | awk '/ stats:$/ { ev = $1 } /SAMPLE events:/ && ev { n[ev] = $3 }
 		END { a = n["sched:sched_switch"]; b = n["context-switches"]
 		      print "sched_switch " a ", context-switches " b > "/dev/stderr"
-		      exit !(a > 0 && a == b) }' || fail "sched_switch samples are not every context switch"
+		      exit !(a > 0 && a - b <= 2 && b - a <= 2) }' ||
+		fail "sched_switch samples are not every context switch"
 	perf evlist -v -i "$TMP/tp.data" 2>/dev/null | grep '^sched:sched_switch:' |
 		grep -E '\{ sample_period, sample_freq \}: 1,' | grep -v 'freq: 1' | grep -q 'RAW' ||
 		fail "tracepoint not sampled at every event with RAW: $(perf evlist -v -i "$TMP/tp.data" 2>&1 | head -2)"
