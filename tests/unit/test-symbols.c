@@ -674,6 +674,14 @@ START_TEST(test_perf_names)
 	ck_assert_str_eq(loc.sym, "puts@plt");
 	ck_assert_uint_eq(loc.sym_start, plt + entsize);
 	del_session(s);
+
+	/* stripped, its .dynsym has no symbol of its own: no NAME@plt either, as in perf */
+	ck_assert_int_eq(system("strip --strip-all /tmp/test-symbols-names"), 0);
+	s = new_session(false);
+	ck_assert_int_eq(threads__mmap(machine, &m), 0);
+	symbols__resolve(s, 7, m.start + plt + entsize + 2, PERF_RECORD_MISC_USER, 0, &loc);
+	ck_assert_ptr_null(loc.sym);
+	del_session(s);
 	unlink(src);
 	unlink(elf);
 }

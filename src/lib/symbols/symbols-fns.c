@@ -207,7 +207,9 @@ int sym_dso__load_fns(struct symbols *s, struct sym_dso *d)
 		if (add(d, &alloc, addr - d->kdelta, sym.st_size, name, GELF_ST_BIND(sym.st_info)))
 			return -ENOMEM;
 	}
-	if (add_plt(s, d, &alloc))
+	/* dso__load(): a table without a symbol of its own (a stripped program's .dynsym
+	 * holds only what it imports) gets no NAME@plt entries either, in perf 6.1 and 6.12 */
+	if (d->nr_fns && add_plt(s, d, &alloc))
 		return -ENOMEM;
 	if (!d->nr_fns)
 		return 0;
