@@ -43,6 +43,8 @@ struct report {
 	uint64_t *lost;			/* LOST_SAMPLES per event */
 	uint64_t *nr_samples, *period;	/* per event */
 	bool need_comm;			/* rows by label: the comm is a key or folded stacks */
+	bool children;			/* --children, where the file has callchains */
+	bool labels;			/* rows by label (symrep's), not the hists */
 	size_t nr;
 	const char *unknown;		/* interned "[unknown]" */
 	struct perf_file *f;

@@ -321,7 +321,7 @@ int report__print_tables(struct report *r, const struct stream_stats *st)
 		/* perf's --skip-empty: an event without samples, a group whose leader has none */
 		if (!r->nr_samples[i] && (!r->o->no_skip_empty || r->o->sep))
 			continue;
-		if (r->symrep && r->o->sym.labels)
+		if (r->symrep && r->labels)
 			ret = report__print_labels(r, i, n);
 		else
 			ret = print_hist(r, i, n);

@@ -34,6 +34,15 @@ int report__sym_begin(struct report *r, const struct stream_info *info)
 		r->need_comm |= sc.keys[i] == SYMREP_COMM;
 	}
 	r->need_comm |= sc.folded;
+	/* as perf, which drops --children silently where no event has callchains */
+	for (i = 0; i < info->nr_evsels && sc.children; i++)
+		if (info->evsels[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			break;
+	sc.children = r->children = sc.children && i < info->nr_evsels;
+	sc.labels = sc.children || sc.graph;
+	for (i = 0; i < sc.nr_keys; i++)
+		sc.labels |= sc.keys[i] == SYMREP_SRCLINE;
+	r->labels = sc.labels;
 	cfg.cache_dir = o->no_cache ? NULL : symbols__cache_dir(cbuf, sizeof(cbuf));
 	cfg.no_demangle = o->no_demangle;
 	cfg.machine = r->threads;	/* the one machine model: the symbols observe its maps */
@@ -412,7 +421,7 @@ static int print_graph(FILE *out, const struct gnode *root, uint64_t total, uint
 
 static const char *key_title(enum symrep_key k)
 {
-	static const char *const t[] = { "Command", "Shared Object", "Symbol", "Pid", "CPU",
+	static const char *const t[] = { "Command", "Shared Object", "Symbol", "    Pid:Command", "CPU",
 					 "Source:Line" };
 
 	return t[k];
@@ -557,7 +566,7 @@ static int cmp_label_row(const void *a, const void *b, void *ctx)
  */
 static int label_rows(struct report *r, size_t idx, size_t n, struct label_rows *lr)
 {
-	bool children = r->o->sym.children;
+	bool children = r->children;
 	struct sym_stacks *st[REPORT_MAX_MEMBERS], *self[REPORT_MAX_MEMBERS];
 	size_t m, k, i, nr, total = 0;
 	bool tie;
@@ -734,20 +743,38 @@ static int print_paths(struct report *r, const struct row_paths *rp, size_t row,
 	return ret;
 }
 
+/* a label's buffers for the keys printed otherwise than they are kept */
+typedef char label_buf[SYMREP_MAX_KEYS][320];
+
 /*
  * The keys of label @key as printed, at *@f with their lengths in @len (symrep__split()'s
- * fields, the label left as it is): how many
+ * fields, the label left as it is, or @buf): how many. The pid key is perf's thread: its
+ * tid, and then (without -t) ":" and the comm the thread has at the end.
  */
-static size_t label_fields(const char *key, const char **f, size_t *len)
+static size_t label_fields(struct report *r, const char *key, const char **f, size_t *len,
+			   label_buf buf)
 {
 	size_t n = 0;
 	const char *p = key, *end, *id;
+	struct taddr al;
+	int k;
 
 	while (n < SYMREP_MAX_KEYS) {
 		end = strchr(p, SYMREP_SEP);
 		id = memchr(p, SYMREP_ID, end ? (size_t)(end - p) : strlen(p));
 		f[n] = p;
-		len[n++] = (size_t)((id ? id : end ? end : p + strlen(p)) - p);
+		len[n] = (size_t)((id ? id : end ? end : p + strlen(p)) - p);
+		if (n < r->o->sym.nr_keys && r->o->sym.keys[n] == SYMREP_PID && !r->o->sep) {
+			uint32_t tid = (uint32_t)strtoul(p, NULL, 10);
+
+			if (threads__resolve(r->threads, tid, tid, PERF_RECORD_MISC_KERNEL, 0, &al) ||
+			    !al.comm)
+				al.comm = "";
+			k = snprintf(buf[n], sizeof(buf[n]), "%7d:%s", (int)tid, al.comm);
+			f[n] = buf[n];
+			len[n] = k < 0 ? 0 : (size_t)k < sizeof(buf[n]) ? (size_t)k : sizeof(buf[n]) - 1;
+		}
+		n++;
 		if (!end)
 			break;
 		p = end + 1;
@@ -762,12 +789,13 @@ static size_t label_fields(const char *key, const char **f, size_t *len)
 int report__print_labels(struct report *r, size_t idx, size_t n)
 {
 	const struct report_opts *o = r->o;
-	bool children = o->sym.children;
+	bool children = r->children;
 	uint64_t tp[REPORT_MAX_MEMBERS], ts[REPORT_MAX_MEMBERS], all_p = 0, all_s = 0;
 	double pct[2 * REPORT_MAX_MEMBERS], sp;
 	size_t i, j, m, nk, nc, w[SYMREP_MAX_KEYS] = { 0 }, fl[SYMREP_MAX_KEYS];
 	struct report_col c[3 + SYMREP_MAX_KEYS];
 	const char *f[SYMREP_MAX_KEYS];
+	label_buf fb;
 	char desc[1024];
 	struct row_paths paths = { 0 };
 	struct label_rows lr;
@@ -784,7 +812,7 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 	for (j = 0; j < o->sym.nr_keys; j++)
 		w[j] = strlen(key_title(o->sym.keys[j]));
 	for (i = 0; i < lr.nr; i++) {
-		nk = label_fields(lr.v[i].key, f, fl);
+		nk = label_fields(r, lr.v[i].key, f, fl, fb);
 		for (j = 0; j < nk; j++)
 			w[j] = fl[j] > w[j] ? fl[j] : w[j];
 	}
@@ -810,7 +838,7 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 			report__print_fields(r, idx, pct[0], sp);
 		else
 			report__print_shares(r, pct, children ? 2 * n : n, e->nr, n);
-		nk = label_fields(e->key, f, fl);
+		nk = label_fields(r, e->key, f, fl, fb);
 		for (j = 0; j < nk; j++) {
 			fputs(o->sep ?: "  ", r->out);
 			report__put_padded(r->out, f[j], fl[j], o->sep || j + 1 == nk ? 0 : w[j]);

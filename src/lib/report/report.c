@@ -77,7 +77,7 @@ static int rep_one_sample(void *ctx, const struct stream_sample *s)
 		return report__kagg_sample(r, s);
 	r->nr_samples[s->evsel->idx]++;
 	r->period[s->evsel->idx] += s->period;
-	if (r->symrep && r->o->sym.labels)	/* rows by label: the hists are not shown */
+	if (r->symrep && r->labels)	/* rows by label: the hists are not shown */
 		return report__label_sample(r, s);
 	if (r->memo) {
 		m = &r->memo[(s->ip ^ s->ip >> 12 ^ s->tid * 0x9e3779b1u ^ s->cpu << 5) &

@@ -20,7 +20,7 @@
 struct symrep_addr {
 	uint64_t ip, gen;
 	const char *comm;
-	uint32_t pid, cpu, idx;
+	uint32_t pid, tid, cpu, idx;	/* tid: with the pid key (perf's thread) */
 	uint16_t mode;
 	bool used;
 	struct sym_addr a;
@@ -47,6 +47,12 @@ struct labels {
 	struct sym_key *keys;		/* by id; str malloc'd */
 	const char **raw;		/* by id: the thread's comm buffer where its comm was a
 					 * placeholder (":TID"), which its first name renames */
+	/* the row each label is, by id: labels of other frames can be one row (one DSO, one
+	 * comm), and perf's he_cache counts a row once a sample (add_children()) */
+	uint32_t *row;
+	uint64_t *rtab;			/* slots: the hash's high half and row + 1; 0 empty */
+	uint32_t *rid;			/* by row: a label id of it (for its string) */
+	size_t rmask, nr_rows;
 };
 
 struct row_count {
@@ -88,6 +94,9 @@ static void labels__delete(struct labels *l)
 	free(l->keys);
 	free(l->ents);
 	free(l->raw);
+	free(l->row);
+	free(l->rtab);
+	free(l->rid);
 	free(l->tab);
 	free(l);
 }
@@ -125,6 +134,58 @@ static int labels__grow(struct labels *l)
 	free(l->tab);
 	l->tab = n;
 	l->mask = nmask;
+	return 0;
+}
+
+/* the row number of label @id (its string, l->keys[id]) into l->row[id]: 0 or -ENOMEM */
+static int labels__number_row(struct labels *l, uint32_t id)
+{
+	const struct sym_key *k = &l->keys[id];
+	uint64_t tag = k->hash & ~0xffffffffull;
+	size_t i;
+
+	if ((l->nr_rows + 1) * 2 > l->rmask) {
+		size_t nmask = l->rmask ? l->rmask * 2 + 1 : 1023, j;
+		uint64_t *n = calloc(nmask + 1, sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		for (j = 0; j <= l->rmask && l->rtab; j++) {
+			if (!l->rtab[j])
+				continue;
+			for (i = l->keys[l->rid[(uint32_t)l->rtab[j] - 1]].hash & nmask; n[i];
+			     i = (i + 1) & nmask)
+				;
+			n[i] = l->rtab[j];
+		}
+		free(l->rtab);
+		l->rtab = n;
+		l->rmask = nmask;
+	}
+	for (i = k->hash & l->rmask; l->rtab[i]; i = (i + 1) & l->rmask) {
+		uint32_t row = (uint32_t)l->rtab[i] - 1;
+		const struct sym_key *o = &l->keys[l->rid[row]];
+
+		if ((l->rtab[i] & ~0xffffffffull) == tag && o->len == k->len &&
+		    !memcmp(o->str, k->str, k->len)) {
+			l->row[id] = row;
+			return 0;
+		}
+	}
+	l->rid[l->nr_rows] = id;
+	l->rtab[i] = tag | (l->nr_rows + 1);
+	l->row[id] = (uint32_t)l->nr_rows++;
+	return 0;
+}
+
+/* *@v made @n elements of @size: 0, or -ENOMEM with *@v as it was */
+static int realloc_n(void **v, size_t n, size_t size)
+{
+	void *p = realloc(*v, n * size);
+
+	if (!p)
+		return -ENOMEM;
+	*v = p;
 	return 0;
 }
 
@@ -221,6 +282,8 @@ struct symrep {
 	} gnames[4096];				/* (direct mapped) */
 	struct sym_key label_key;		/* of label */
 	uint32_t ids[MAX_FRAMES];		/* number_entries()'s labels of r->centries */
+	size_t kofs[MAX_FRAMES + 1], kcap;	/* key_strings() in kbuf */
+	char *kbuf;
 	bool outer[MAX_FRAMES];			/* (and which are a path's outermost) */
 	uint32_t *stamps, stamp_now;		/* by label number (stamps__begin()) */
 	size_t nr_stamps;
@@ -301,6 +364,7 @@ void symrep__delete(struct symrep *r)
 	labels__delete(r->labels);
 	sym_stacks__delete(r->comms);
 	free(r->stamps);
+	free(r->kbuf);
 	free(r);
 }
 
@@ -380,7 +444,7 @@ static size_t put_hex(char *buf, size_t n, size_t cap, uint64_t v)
  * other DSOs or at other addresses (two programs' main) are other rows, an inlined one is
  * one row per function it is inlined into and name (perf's _sort__sym_cmp()).
  */
-static void label(struct symrep *r, const struct sym_loc *f, uint32_t pid, uint32_t cpu,
+static void label(struct symrep *r, const struct sym_loc *f, uint32_t tid, uint32_t cpu,
 		  const char *comm, char *buf, size_t len)
 {
 	size_t i, k, n = 0;
@@ -411,11 +475,11 @@ static void label(struct symrep *r, const struct sym_loc *f, uint32_t pid, uint3
 				put_hex(tmp, k, sizeof(tmp), f->sym_start);
 			}
 			break;
-		case SYMREP_PID:
-			snprintf(tmp, sizeof(tmp), "%d", (int)pid);
+		case SYMREP_PID:	/* perf's thread: the tid, printed with its comm */
+			snprintf(tmp, sizeof(tmp), "%d", (int)tid);
 			break;
-		case SYMREP_CPU:
-			snprintf(tmp, sizeof(tmp), "%d", (int)cpu);
+		case SYMREP_CPU:	/* as perf: three digits at least */
+			snprintf(tmp, sizeof(tmp), "%03d", (int)cpu);
 			break;
 		case SYMREP_SRCLINE:
 			sym_loc__srcline(f, tmp, sizeof(tmp));
@@ -431,7 +495,7 @@ static void label(struct symrep *r, const struct sym_loc *f, uint32_t pid, uint3
  * The label of frame @f of a sample into *@key: its number in r->labels, or NO_LABEL where
  * labels hold keys of the sample (r->label_key, built each time)
  */
-static uint32_t frame_label(struct symrep *r, const struct sym_loc *f, uint32_t pid,
+static uint32_t frame_label(struct symrep *r, const struct sym_loc *f, uint32_t tid,
 			    uint32_t cpu, const char *comm, const struct sym_key **key)
 {
 	/* without a symbol, one row at an address as printed whatever the level: the first's
@@ -441,7 +505,6 @@ static uint32_t frame_label(struct symrep *r, const struct sym_loc *f, uint32_t 
 			       f->sym && f->kernel };
 	struct labels *l = r->labels;
 	uint64_t h = 0, tag = 0;
-	const char **raw;
 	size_t i = 0;
 	char *str;
 
@@ -457,27 +520,20 @@ static uint32_t frame_label(struct symrep *r, const struct sym_loc *f, uint32_t 
 			}
 		}
 	}
-	label(r, f, pid, cpu, comm, r->label, sizeof(r->label));
+	label(r, f, tid, cpu, comm, r->label, sizeof(r->label));
 	sym_key__set(&r->label_key, r->label);
 	*key = &r->label_key;
 	if (!l || l->nr >= NO_LABEL - 1 || (l->nr + 1) * 2 > l->mask + 1)
 		return NO_LABEL;	/* (the table could not grow) */
 	if (l->nr == l->cap) {
 		size_t ncap = l->cap ? l->cap * 2 : 1024;
-		struct sym_key *k = realloc(l->keys, ncap * sizeof(*k));
-		struct label_ent *n;
 
-		if (!k)
+		if (realloc_n((void **)&l->keys, ncap, sizeof(*l->keys)) ||
+		    realloc_n((void **)&l->ents, ncap, sizeof(*l->ents)) ||
+		    realloc_n((void **)&l->raw, ncap, sizeof(*l->raw)) ||
+		    realloc_n((void **)&l->row, ncap, sizeof(*l->row)) ||
+		    realloc_n((void **)&l->rid, ncap, sizeof(*l->rid)))
 			return NO_LABEL;
-		l->keys = k;
-		n = realloc(l->ents, ncap * sizeof(*n));
-		if (!n)
-			return NO_LABEL;
-		l->ents = n;
-		raw = realloc(l->raw, ncap * sizeof(*raw));
-		if (!raw)
-			return NO_LABEL;
-		l->raw = raw;
 		l->cap = ncap;
 	}
 	str = strdup(r->label);
@@ -487,6 +543,10 @@ static uint32_t frame_label(struct symrep *r, const struct sym_loc *f, uint32_t 
 	l->ents[l->nr] = e;
 	l->tab[i] = tag | (l->nr + 1);
 	sym_key__set(&l->keys[l->nr], str);
+	if (labels__number_row(l, (uint32_t)l->nr)) {
+		free(str);
+		return NO_LABEL;
+	}
 	*key = &l->keys[l->nr];
 	if (++l->nr * 2 > l->mask)
 		labels__grow(l);	/* else probes get longer: still right */
@@ -822,19 +882,50 @@ static bool number_entries(struct symrep *r, const struct stream_sample *s, cons
 	if (!r->labels || stamps__begin(r, nf))
 		return false;
 	for (i = 0; i < nf; i++)
-		if ((r->ids[i] = frame_label(r, r->centries[i], s->pid, s->cpu, comm, &lab)) ==
+		if ((r->ids[i] = frame_label(r, r->centries[i], s->tid, s->cpu, comm, &lab)) ==
 		    NO_LABEL)
 			return false;
 	now = r->stamp_now;
 	for (i = np; outer && i-- > 0;) {
-		r->outer[i] = r->stamps[r->ids[i]] != now + 1;
-		r->stamps[r->ids[i]] = now + 1;
+		uint32_t row = r->labels->row[r->ids[i]];
+
+		r->outer[i] = r->stamps[row] != now + 1;
+		r->stamps[row] = now + 1;
 	}
 	return true;
 }
 
 /*
- * Each function of the chain once, however often it recurs (perf's he_cache), frames
+ * Where labels hold keys of the sample (not numbered): the label strings of r->centries'
+ * @nf entries and, at @nf, the sampled function's, in r->kbuf at r->kofs[]; -ENOMEM.
+ */
+static int key_strings(struct symrep *r, const struct stream_sample *s, const char *comm,
+		       size_t nf)
+{
+	const struct sym_key *lab;
+	size_t i, used = 0;
+
+	for (i = 0; i <= nf; i++) {
+		frame_label(r, i < nf ? r->centries[i] : &r->frames[0], s->tid, s->cpu, comm, &lab);
+		if (used + lab->len + 1 > r->kcap &&
+		    grow_zeroed((void **)&r->kbuf, &r->kcap, used + lab->len + 1, 1, 4096))
+			return -ENOMEM;
+		memcpy(r->kbuf + used, lab->str, lab->len + 1);
+		r->kofs[i] = used;
+		used += lab->len + 1;
+	}
+	return 0;
+}
+
+/* whether entries @i and @j (or @nf: the sampled function) of key_strings() are one row */
+static bool same_key(const struct symrep *r, size_t i, size_t j)
+{
+	return !strcmp(r->kbuf + r->kofs[i], r->kbuf + r->kofs[j]);
+}
+
+/*
+ * Each row of the chain once, however often its function recurs or other functions are the
+ * same row (one DSO with --sort dso: perf's he_cache, by hist_entry__cmp()), frames
  * without a symbol by their entries (chain_entries()). With -g, as perf's cumulative
  * entries: the path from the function to the sampled frame (caller order) or to the
  * outermost one (callee order), from its outermost or innermost occurrence in that order;
@@ -854,36 +945,46 @@ static int add_children(struct symrep *r, const struct stream_sample *s, const c
 	bool chained = (s->nr_callchain || (s->user_stack_size && s->user_regs_abi)) &&
 		       (np || symbols__chain_ok(s));
 	size_t i, j;
-	uint32_t id;
-	bool by_id;
+	uint32_t id, self_row = 0;
+	bool by_id, keyed = false;
 	int ret;
 
 	/* the sampled function, even where only its DWARF name is a frame (a clone) */
-	id = frame_label(r, self, s->pid, s->cpu, comm, &lab);
+	id = frame_label(r, self, s->tid, s->cpu, comm, &lab);
 	ret = add_row(st, rv, id, lab, s->period, (uint32_t)np, (int32_t)s->tid);
 	chain_entries(r, self, nf);
-	by_id = !ret && rv && number_entries(r, s, comm, nf, np, paths && !callee);
+	by_id = !ret && rv && id != NO_LABEL && number_entries(r, s, comm, nf, np, paths && !callee);
+	if (by_id)
+		self_row = r->labels->row[id];
+	else if (!ret)
+		keyed = !key_strings(r, s, comm, nf);
 	for (i = 0; i < nf && !ret; i++) {
 		const struct sym_loc *f = c[i];
 		bool own = f->sym || !chained ? (i < n0 && !f->inlined) || same_function(f, self) :
 						same_entry(f, self);
-		bool seen = own, path = paths && i < np && !own;
+		bool seen, path;
 
+		/* a row of the sampled function's: counted with it, no path of its own */
+		own |= by_id ? r->labels->row[r->ids[i]] == self_row : keyed && same_key(r, i, nf);
+		seen = own;
+		path = paths && i < np && !own;
 		if (by_id) {
-			seen |= r->stamps[r->ids[i]] == r->stamp_now;
+			uint32_t row = r->labels->row[r->ids[i]];
+
+			seen |= r->stamps[row] == r->stamp_now;
 			path &= callee || r->outer[i];
-			r->stamps[r->ids[i]] = r->stamp_now;
+			r->stamps[row] = r->stamp_now;
 		}
 		for (j = 0; !by_id && j < i && !seen; j++)
-			seen = same_entry(f, c[j]);
+			seen = keyed ? same_key(r, i, j) : same_entry(f, c[j]);
 		for (j = i + 1; !by_id && !callee && path && j < np; j++)
-			path = !same_entry(f, c[j]);
+			path = !(keyed ? same_key(r, i, j) : same_entry(f, c[j]));
 		if (seen && !(path && !callee))
 			continue;
 		if (by_id)
 			lab = &r->labels->keys[id = r->ids[i]];
 		else
-			id = frame_label(r, f, s->pid, s->cpu, comm, &lab);
+			id = frame_label(r, f, s->tid, s->cpu, comm, &lab);
 		/* perf's depth of the entry's callchain: from it to the outermost frame (callee
 		 * order) or to the sampled one (caller order) */
 		if (!seen)
@@ -913,7 +1014,7 @@ static bool is_skid(struct symrep *r, const char *sym)
 
 static uint64_t addr_hash(const struct symrep_addr *e)
 {
-	uint64_t x = e->ip * 0x9e3779b97f4a7c15ull ^ e->gen ^ (uint64_t)e->pid << 32 ^ e->mode ^
+	uint64_t x = e->ip * 0x9e3779b97f4a7c15ull ^ e->gen ^ (uint64_t)e->pid << 32 ^ e->mode ^ (uint64_t)e->tid << 40 ^
 		     (uintptr_t)e->comm ^ (uint64_t)e->cpu << 16 ^ (uint64_t)e->idx << 48;
 
 	x ^= x >> 33;
@@ -924,7 +1025,7 @@ static uint64_t addr_hash(const struct symrep_addr *e)
 
 static bool addr_eq(const struct symrep_addr *x, const struct symrep_addr *y)
 {
-	return x->ip == y->ip && x->pid == y->pid && x->gen == y->gen && x->mode == y->mode &&
+	return x->ip == y->ip && x->pid == y->pid && x->tid == y->tid && x->gen == y->gen && x->mode == y->mode &&
 	       x->comm == y->comm && x->cpu == y->cpu && x->idx == y->idx;
 }
 
@@ -962,6 +1063,7 @@ static __attribute__((noinline)) int defer_sample(struct symrep *r,
 	k.ip = s->ip;
 	k.gen = symbols__generation(r->syms);
 	k.pid = s->pid;
+	k.tid = r->pid_key ? s->tid : 0;
 	k.mode = s->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	k.comm = r->comm_key ? comm : NULL;
 	k.cpu = r->cpu_key ? s->cpu : 0;
@@ -996,9 +1098,9 @@ static int place_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct symrep_addr *x = *(const struct symrep_addr *const *)a;
 	const struct symrep_addr *y = *(const struct symrep_addr *const *)b;
-	const struct symrep *r = ctx;
-	uint32_t xp = r->pid_key ? x->pid : 0, yp = r->pid_key ? y->pid : 0;
+	uint32_t xp = x->tid, yp = y->tid;	/* 0 without the pid key */
 
+	(void)ctx;
 	if (x->a.dso != y->a.dso)
 		return (uintptr_t)x->a.dso < (uintptr_t)y->a.dso ? -1 : 1;
 	if (x->a.key != y->a.key)
@@ -1040,7 +1142,7 @@ static int finish_place(struct symrep *r, struct symrep_addr **v, size_t n, uint
 	}
 	if (e->idx == UINT32_MAX)
 		return 0;
-	label(r, &loc, e->pid, e->cpu, e->comm, r->label, sizeof(r->label));
+	label(r, &loc, e->tid, e->cpu, e->comm, r->label, sizeof(r->label));
 	return sym_stacks__add_n(r->self[e->idx], r->label, samples, period);
 }
 
@@ -1266,7 +1368,7 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 		return ret;
 	r->raw_comm = comm;
 	comm = label_comm(r, comm);
-	id = frame_label(r, &r->frames[0], s->pid, s->cpu, comm, &lab);
+	id = frame_label(r, &r->frames[0], s->tid, s->cpu, comm, &lab);
 	ret = add_row(r->self[idx], r->self_v ? &r->self_v[idx] : NULL, id, lab, s->period, 0,
 		      -1);
 	if (r->paths && nxp)
