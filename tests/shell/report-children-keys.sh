@@ -5,7 +5,8 @@
 # or a thread's children share is at most 100%; the pid key is perf's thread ("TID:COMM",
 # the comm it has at the end), the cpu three digits. A file without callchains has no
 # children column: perf drops --children there. Compared with perf report on the same files
-# (rows as sets: perf may order equal shares otherwise; the column heads line for line).
+# (rows and graph lines as sets: perf may order equal shares otherwise; the column heads
+# line for line). -g on a file without callchains is refused, as perf refuses it.
 source "$(dirname "$0")/lib.sh"
 need_perf
 command -v gcc >/dev/null || skip "gcc is not installed"
@@ -18,7 +19,9 @@ expect_rc 0 "$SCHEDLENS" record -e cpu-clock -c 200000 -g -o "$TMP/g.data" -- \
 expect_rc 0 "$SCHEDLENS" record -e cpu-clock -c 200000 -o "$TMP/n.data" -- "$TMP/ds" 0.2
 export SCHEDLENS_NO_CACHE=1
 
-rows() { grep -v '^#' | grep -v '^$' | sed 's/ *$//' | sort; }
+# the rows and call-graph lines as a set, the graph's without their tree drawing (branches
+# of equal shares may come in another order)
+rows() { grep -v '^#' | grep -v '^$' | sed 's/ *$//; s/^ *[ |-]*\([0-9.]*%--\)/\1/; /^ *[ |]*[^ |0-9-]/s/^[ |]*//' | sort; }
 # the column heads: the line above the dots
 heads() { grep -B1 '^# \.\.\.' | grep -v '^# \.' | sed 's/ *$//'; }
 # compare FILE ARGS...: schedlens's rows and column heads against perf's
@@ -50,4 +53,6 @@ compare "$TMP/g.data" --no-children -g caller --sort pid
 compare "$TMP/g.data" --children -g caller --sort dso
 compare "$TMP/n.data" --children -g none --sort pid
 grep -q 'Children' "$TMP/ours.h" && fail "a children column without callchains"
+expect_rc 1 "$SCHEDLENS" report -i "$TMP/n.data" -g caller
+grep -q 'no callchains' "$TMP/err" || fail "-g without callchains: no reason given"
 exit 0

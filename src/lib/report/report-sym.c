@@ -24,6 +24,7 @@ int report__sym_begin(struct report *r, const struct stream_info *info)
 	const struct perf_file_header *h = r->f ? perf_file__header(r->f) : NULL;
 	struct symrep_config sc = o->sym;
 	char cbuf[4096];
+	bool chains;
 	size_t i;
 
 	symbols__record_note(info->cmdline, r->note, sizeof(r->note));
@@ -35,10 +36,15 @@ int report__sym_begin(struct report *r, const struct stream_info *info)
 	}
 	r->need_comm |= sc.folded;
 	/* as perf, which drops --children silently where no event has callchains */
-	for (i = 0; i < info->nr_evsels && sc.children; i++)
+	for (i = 0; i < info->nr_evsels && (sc.children || sc.graph); i++)
 		if (info->evsels[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 			break;
-	sc.children = r->children = sc.children && i < info->nr_evsels;
+	chains = i < info->nr_evsels;
+	sc.children = r->children = sc.children && chains;
+	/* and refuses -g there (a pipe's events may come later) */
+	if (sc.graph && !chains && !info->pipe_mode)
+		return err__set(r->err, -EINVAL, "-g: %s has no callchains: record it with -g or "
+				"--call-graph dwarf, or leave -g out", o->input ?: "the file");
 	sc.labels = sc.children || sc.graph;
 	for (i = 0; i < sc.nr_keys; i++)
 		sc.labels |= sc.keys[i] == SYMREP_SRCLINE;
