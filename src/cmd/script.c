@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <event-parse.h>
+#include <perf/cpumap.h>
 #include <trace-seq.h>
 
 #include "cmd-int.h"
@@ -37,7 +38,17 @@ struct script_opts {
 	bool all;
 	bool inline_frames;		/* --inline: inlined functions in every callchain entry */
 	bool no_demangle;
+	bool ns, reltime, deltatime;	/* --ns; times from the first sample or the last one */
+	const char *cpu_list;		/* -C: samples on these CPUs only */
+	const char *pid_list, *tid_list, *comm_list;	/* --pid, --tid, --comms: of these */
 	struct script_fields fields;	/* perf's defaults and the -F given */
+};
+
+/* a comma-separated list of perf's intlist or strlist, split in place */
+struct script_list {
+	char *buf;
+	char **v;
+	size_t n;
 };
 
 /* a kernel module's name as perf prints it (kmod_name()), decided at its first map */
@@ -69,7 +80,69 @@ struct script {
 		uint64_t sample, v[2];
 		uint16_t mode;
 	} space;			/* space_of()'s last answer */
+	struct perf_cpu_map *cpus;	/* -C, or NULL */
+	struct script_list pids, tids, comms;
+	uint64_t first_time, last_time;	/* --reltime's and --deltatime's */
 };
+
+/* @list split at commas into @l; -ENOMEM */
+static int script_list__parse(struct script_list *l, const char *list)
+{
+	char *p, *save = NULL;
+	size_t cap = 1;
+
+	if (!list)
+		return 0;
+	l->buf = strdup(list);
+	if (!l->buf)
+		return -ENOMEM;
+	for (p = l->buf; *p; p++)
+		cap += *p == ',';
+	l->v = calloc(cap, sizeof(*l->v));
+	if (!l->v)
+		return -ENOMEM;
+	for (p = strtok_r(l->buf, ",", &save); p; p = strtok_r(NULL, ",", &save))
+		l->v[l->n++] = p;
+	return 0;
+}
+
+static void script_list__exit(struct script_list *l)
+{
+	free(l->buf);
+	free(l->v);
+}
+
+static bool script_list__has(const struct script_list *l, const char *str)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], str))
+			return true;
+	return false;
+}
+
+static bool script_list__has_int(const struct script_list *l, int v)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (strtol(l->v[i], NULL, 10) == v)
+			return true;
+	return false;
+}
+
+/* perf's -C, --pid, --tid and --comms: whether the sample is printed */
+static bool wanted(const struct script *s, const struct stream_sample *x, const char *comm)
+{
+	if (s->cpus && !perf_cpu_map__has(s->cpus, (struct perf_cpu){ .cpu = (int)x->cpu }))
+		return false;
+	if (s->pids.n && !script_list__has_int(&s->pids, (int)x->pid))
+		return false;
+	if (s->tids.n && !script_list__has_int(&s->tids, (int)x->tid))
+		return false;
+	return !s->comms.n || script_list__has(&s->comms, comm);
+}
 
 static char *resolve_fn(void *priv, unsigned long long *addrp, char **modp)
 {
@@ -107,6 +180,12 @@ static int sc_begin(void *ctx, const struct stream_info *info)
 	size_t i;
 
 	s->info = info;
+	for (i = 0; s->cpus && i < info->nr_evsels; i++)
+		if (info->evsels[i].attr.sample_type & PERF_SAMPLE_CPU)
+			break;
+	if (s->cpus && i == info->nr_evsels)
+		return err__set(s->err, -EINVAL, "-C: %s has no CPU in its samples: leave -C out",
+				s->o->input);
 	if (script_fields__check(&s->f, info, &ferr)) {
 		fprintf(stderr, "schedlens script: %s\n", ferr.msg);
 		s->bad_fields = true;
@@ -292,11 +371,26 @@ static void out_int(int v, int width)
 	out_pad(buf, width);
 }
 
-static void print_time(uint64_t t)
+/* perf_sample__fprintf_start()'s time: %5lu.%06lu (%09llu with --ns), --reltime from the
+ * first one printed, --deltatime from the one before */
+static void print_time(struct script *s, uint64_t t)
 {
+	if (s->o->reltime) {
+		if (!s->first_time)
+			s->first_time = t;
+		t -= s->first_time;
+	} else if (s->o->deltatime) {
+		uint64_t prev = s->last_time;
+
+		s->last_time = t;
+		t = prev ? t - prev : 0;
+	}
 	out_num(t / 1000000000, false, 1, 5);
 	out_c('.');
-	out_num(t % 1000000000 / 1000, false, 6, 0);
+	if (s->o->ns)
+		out_num(t % 1000000000, false, 9, 0);
+	else
+		out_num(t % 1000000000 / 1000, false, 6, 0);
 	out_str(": ");
 }
 
@@ -586,7 +680,7 @@ static void print_callchain(struct script *s, const struct stream_sample *x)
 }
 
 /* perf_sample__fprintf_start(): comm, pid/tid, cpu, time */
-static void print_start(const struct script *s, const struct stream_sample *x,
+static void print_start(struct script *s, const struct stream_sample *x,
 			const char *comm, uint32_t fields)
 {
 	const struct perf_event_attr *a = &x->evsel->attr;
@@ -611,7 +705,7 @@ static void print_start(const struct script *s, const struct stream_sample *x,
 		out_str("] ");
 	}
 	if (fields & SF_TIME)
-		print_time(x->time);
+		print_time(s, x->time);
 }
 
 /* perf_sample__fprintf_addr(): a page fault's address is resolved like an ip */
@@ -679,6 +773,8 @@ static int sc_sample(void *ctx, const struct stream_sample *x)
 	s->nr_seen++;
 	if (threads__resolve(s->threads, x->pid, x->tid, x->misc, x->ip, &al))
 		return -ENOMEM;
+	if (!wanted(s, x, al.comm))
+		return 0;
 	print_start(s, x, al.comm, fields);
 	/* a period not sampled is the attr's (perf record -c leaves PERIOD out) */
 	if (fields & SF_PERIOD) {
@@ -719,7 +815,7 @@ static int sc_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm, bool
 	if (s->o->all) {
 		out_fmt("%16s %5u ", comm, tid);
 		if (time != ~0ULL)
-			print_time(time);
+			print_time(s, time);
 		out_fmt("PERF_RECORD_COMM%s: %s:%u/%u\n", exec ? " exec" : "", comm, pid, tid);
 	}
 	return threads__comm(s->threads, pid, tid, comm, exec);
@@ -732,7 +828,7 @@ static int sc_mmap(void *ctx, const struct stream_mmap *m)
 	if (s->o->all) {
 		out_fmt("%16s %5u ", "", m->tid);
 		if (m->time != ~0ULL)
-			print_time(m->time);
+			print_time(s, m->time);
 		out_fmt("PERF_RECORD_MMAP %d/%d: [%#llx(%#llx) @ %#llx]: %s\n", (int)m->pid,
 		       (int)m->tid, (unsigned long long)m->start, (unsigned long long)m->len,
 		       (unsigned long long)m->pgoff, m->filename);
@@ -746,7 +842,7 @@ static int sc_task(void *ctx, const struct stream_task *t)
 
 	if (s->o->all) {
 		out_fmt("%16s %5u ", "", t->tid);
-		print_time(t->time);
+		print_time(s, t->time);
 		out_fmt("PERF_RECORD_%s(%u:%u):(%u:%u)\n", t->fork ? "FORK" : "EXIT", t->pid, t->tid,
 		       t->ppid, t->ptid);
 	}
@@ -784,6 +880,20 @@ static int run_script(const struct script_opts *o)
 	size_t i;
 	int ret;
 
+	s.err = &err;
+	if (o->cpu_list) {
+		s.cpus = perf_cpu_map__new(o->cpu_list);
+		if (!s.cpus) {
+			ret = err__set(&err, -EINVAL, "-C: '%s' is not a CPU list (0-3,6)",
+				       o->cpu_list);
+			goto out_delete;
+		}
+	}
+	if (script_list__parse(&s.pids, o->pid_list) || script_list__parse(&s.tids, o->tid_list) ||
+	    script_list__parse(&s.comms, o->comm_list)) {
+		ret = -ENOMEM;
+		goto out_delete;
+	}
 	s.threads = threads__new();
 	if (!s.threads) {
 		ret = -ENOMEM;
@@ -795,7 +905,6 @@ static int run_script(const struct script_opts *o)
 	trace_seq_init(&s.ts);
 	s.memo = trace_memo__new(SCRIPT_TRACE_MEMO_BYTES);	/* NULL: printed each time */
 	s.frames = text_memo__new(SCRIPT_FRAME_MEMO_BYTES);
-	s.err = &err;
 	cmd_progress__attach(&progress, s.file, o->input);
 	ret = perf_file__run(s.file, &ops, &err);
 	cmd_progress__end(&progress);
@@ -814,6 +923,10 @@ static int run_script(const struct script_opts *o)
 	free(s.kmods);
 out_delete:
 	threads__delete(s.threads);
+	perf_cpu_map__put(s.cpus);
+	script_list__exit(&s.pids);
+	script_list__exit(&s.tids);
+	script_list__exit(&s.comms);
 	out_flush();
 	if ((fflush(stdout) || outb.failed) && !ret)
 		ret = -EIO;
@@ -826,7 +939,9 @@ out_delete:
 
 static const char *const script_usage[] = {
 	"usage: schedlens script [-i FILE] [-F FIELDS] [--all] [--kallsyms FILE]",
-	"                        [--symfs DIR] [--vmlinux FILE] [--inline]",
+	"                        [--symfs DIR] [--vmlinux FILE] [--inline] [-G] [--ns]",
+	"                        [--reltime|--deltatime] [-C CPUS] [--pid PIDS]",
+	"                        [--tid TIDS] [--comms COMMS]",
 	NULL
 };
 
@@ -862,6 +977,16 @@ int cmd_script(int argc, char **argv)
 		OPT_FLAG(0, "inline", &o.inline_frames,
 			 "the functions inlined at each callchain entry, as\n"
 			 "addr2line -i names them (perf 6.1: DWARF-unwound only)"),
+		OPT_FLAG_OFF('G', "hide-call-graph", &o.fields.use_callchain,
+			     "the sampled address alone, not the callchain"),
+		OPT_FLAG(0, "ns", &o.ns, "times in nanoseconds (9 decimals)"),
+		OPT_FLAG(0, "reltime", &o.reltime, "times from the first sample's"),
+		OPT_FLAG(0, "deltatime", &o.deltatime, "times from the sample before's"),
+		OPT_STRING('C', "cpu", &o.cpu_list, "CPUS", "samples on these CPUs only (0-3,6)"),
+		OPT_STRING(0, "pid", &o.pid_list, "PIDS", "samples of these processes only (1,2)"),
+		OPT_STRING(0, "tid", &o.tid_list, "TIDS", "samples of these threads only"),
+		OPT_STRING(0, "comms", &o.comm_list, "COMMS",
+			   "samples of threads of these names only (sh,ls)"),
 		OPT_END(),
 	};
 	const struct cmd_options cmd = { "schedlens script", script_usage, opts,
