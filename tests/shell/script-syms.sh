@@ -7,7 +7,8 @@
 # addr2line names them) and perf record -g -a of sched_switch (the idle task's frames in
 # init text, which perf finds through /proc/kcore). The only lines allowed to differ are
 # those where perf's addr2line and schedlens name one function by two of glibc's aliases
-# (__GI_mprotect, __GI___mprotect: "__GI_" and underscores apart the same name), counted.
+# (__GI_mprotect, __GI___mprotect: "__GI_" and underscores apart the same name; or two names
+# of one address and offset, one side "(inlined)": bcmp for ld.so's memcmp), counted.
 # A second run answers from the cache the first one wrote, the same.
 source "$(dirname "$0")/lib.sh"
 need_perf
@@ -45,9 +46,12 @@ compare() {
 		function base(x) { sub(/^__GI_/, "", x); sub(/^_+/, "", x); return x }
 		# one name where the other has its alias: "(inlined)" where perf or we see it as
 		# another function than the symbol, the DSO where we both see the symbol
+		# (or any other name at the same address and offset where one side is "(inlined)": two
+		# names of one start, as the memcmp of ld.so, which addr2line names bcmp)
 		function alias(x, y) {
-			return x[1] == y[1] && x[3] == y[3] && x[2] != y[2] && base(x[2]) == base(y[2]) &&
-				(x[4] == y[4] || x[4] == " (inlined)" || y[4] == " (inlined)") }
+			return x[1] == y[1] && x[3] == y[3] && x[2] != y[2] &&
+				(base(x[2]) == base(y[2]) && x[4] == y[4] ||
+				 x[4] == " (inlined)" || y[4] == " (inlined)") }
 		NR == FNR { p[FNR] = $0; next }
 		{ a = p[FNR]; b = $0 }
 		a == b { next }
