@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "schedlens/hist.h"
+#include "schedlens/sample-filter.h"
 #include "schedlens/stream.h"
 #include "schedlens/symbols.h"
 #include "schedlens/symrep.h"
@@ -53,6 +54,7 @@ struct report_opts {
 	bool no_symbols, no_cache, no_demangle;
 	bool ordered;			/* no kernel samples outside time order (report-kagg.c) */
 	double percent_limit;
+	struct sample_filter_opts filter;	/* -C, --pid, --tid, --comms */
 };
 
 /*

@@ -36,6 +36,14 @@ struct cmd_options {
  */
 int cmd_options__parse(const struct cmd_options *c, int argc, char **argv, int *code);
 
+/* perf's sample filters (sample-filter.h) in a table, the same in report and script */
+#define CMD_SAMPLE_FILTER_OPTS(fo) \
+	OPT_STRING('C', "cpu", &(fo)->cpus, "CPUS", "samples on these CPUs only (0-3,6)"), \
+	OPT_STRING(0, "pid", &(fo)->pids, "PIDS", "samples of these processes only (1,2)"), \
+	OPT_STRING(0, "tid", &(fo)->tids, "TIDS", "samples of these threads only"), \
+	OPT_STRING(0, "comms", &(fo)->comms, "COMMS", \
+		   "samples of threads of these names only (sh,ls)")
+
 /* "PREFIX: MESSAGE" and the help on stderr; return 2, a usage error's exit code */
 int cmd_options__error(const struct cmd_options *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -82,7 +82,8 @@ out_err:
 
 static const char *const report_usage[] = {
 	"usage: schedlens report [-i FILE] [--sort KEYS] [--stats] [--header] [-t SEP] [-n]",
-	"                        [--group|--no-group]",
+	"                        [--group|--no-group] [-C CPUS] [--pid PIDS] [--tid TIDS]",
+	"                        [--comms COMMS]",
 	NULL
 };
 
@@ -138,6 +139,7 @@ int cmd_report(int argc, char **argv)
 		  .set = 0, .flags = OPTION_HIDDEN },
 		OPT_DOUBLE(0, "percent-limit", &o.percent_limit, 0, 100, "P",
 			   "hide entries below P%"),
+		CMD_SAMPLE_FILTER_OPTS(&o.filter),
 		OPT_FLAG(0, "ordered", &o.ordered,
 			 "every sample in time order (by default, with sort keys\n"
 			 "sym and dso only, kernel samples are counted as read;\n"

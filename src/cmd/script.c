@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include <event-parse.h>
-#include <perf/cpumap.h>
 #include <trace-seq.h>
 
 #include "cmd-int.h"
@@ -20,6 +19,7 @@
 #include "schedlens/datasrc.h"
 #include "schedlens/kallsyms.h"
 #include "schedlens/perfdata.h"
+#include "schedlens/sample-filter.h"
 #include "schedlens/symbols.h"
 #include "schedlens/threads.h"
 #include "schedlens/util.h"
@@ -39,17 +39,10 @@ struct script_opts {
 	bool inline_frames;		/* --inline: inlined functions in every callchain entry */
 	bool no_demangle;
 	bool ns, reltime, deltatime;	/* --ns; times from the first sample or the last one */
-	const char *cpu_list;		/* -C: samples on these CPUs only */
-	const char *pid_list, *tid_list, *comm_list;	/* --pid, --tid, --comms: of these */
+	struct sample_filter_opts filter;	/* -C, --pid, --tid, --comms */
 	struct script_fields fields;	/* perf's defaults and the -F given */
 };
 
-/* a comma-separated list of perf's intlist or strlist, split in place */
-struct script_list {
-	char *buf;
-	char **v;
-	size_t n;
-};
 
 /* a kernel module's name as perf prints it (kmod_name()), decided at its first map */
 struct kmod_name {
@@ -80,69 +73,10 @@ struct script {
 		uint64_t sample, v[2];
 		uint16_t mode;
 	} space;			/* space_of()'s last answer */
-	struct perf_cpu_map *cpus;	/* -C, or NULL */
-	struct script_list pids, tids, comms;
+	struct sample_filter *filter;	/* NULL: every sample printed */
 	uint64_t first_time, last_time;	/* --reltime's and --deltatime's */
 };
 
-/* @list split at commas into @l; -ENOMEM */
-static int script_list__parse(struct script_list *l, const char *list)
-{
-	char *p, *save = NULL;
-	size_t cap = 1;
-
-	if (!list)
-		return 0;
-	l->buf = strdup(list);
-	if (!l->buf)
-		return -ENOMEM;
-	for (p = l->buf; *p; p++)
-		cap += *p == ',';
-	l->v = calloc(cap, sizeof(*l->v));
-	if (!l->v)
-		return -ENOMEM;
-	for (p = strtok_r(l->buf, ",", &save); p; p = strtok_r(NULL, ",", &save))
-		l->v[l->n++] = p;
-	return 0;
-}
-
-static void script_list__exit(struct script_list *l)
-{
-	free(l->buf);
-	free(l->v);
-}
-
-static bool script_list__has(const struct script_list *l, const char *str)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i], str))
-			return true;
-	return false;
-}
-
-static bool script_list__has_int(const struct script_list *l, int v)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		if (strtol(l->v[i], NULL, 10) == v)
-			return true;
-	return false;
-}
-
-/* perf's -C, --pid, --tid and --comms: whether the sample is printed */
-static bool wanted(const struct script *s, const struct stream_sample *x, const char *comm)
-{
-	if (s->cpus && !perf_cpu_map__has(s->cpus, (struct perf_cpu){ .cpu = (int)x->cpu }))
-		return false;
-	if (s->pids.n && !script_list__has_int(&s->pids, (int)x->pid))
-		return false;
-	if (s->tids.n && !script_list__has_int(&s->tids, (int)x->tid))
-		return false;
-	return !s->comms.n || script_list__has(&s->comms, comm);
-}
 
 static char *resolve_fn(void *priv, unsigned long long *addrp, char **modp)
 {
@@ -180,12 +114,8 @@ static int sc_begin(void *ctx, const struct stream_info *info)
 	size_t i;
 
 	s->info = info;
-	for (i = 0; s->cpus && i < info->nr_evsels; i++)
-		if (info->evsels[i].attr.sample_type & PERF_SAMPLE_CPU)
-			break;
-	if (s->cpus && i == info->nr_evsels)
-		return err__set(s->err, -EINVAL, "-C: %s has no CPU in its samples: leave -C out",
-				s->o->input);
+	if (sample_filter__check(s->filter, info, s->o->input, s->err))
+		return -EINVAL;
 	if (script_fields__check(&s->f, info, &ferr)) {
 		fprintf(stderr, "schedlens script: %s\n", ferr.msg);
 		s->bad_fields = true;
@@ -773,7 +703,7 @@ static int sc_sample(void *ctx, const struct stream_sample *x)
 	s->nr_seen++;
 	if (threads__resolve(s->threads, x->pid, x->tid, x->misc, x->ip, &al))
 		return -ENOMEM;
-	if (!wanted(s, x, al.comm))
+	if (!sample_filter__wants(s->filter, x, al.comm))
 		return 0;
 	print_start(s, x, al.comm, fields);
 	/* a period not sampled is the attr's (perf record -c leaves PERIOD out) */
@@ -881,19 +811,9 @@ static int run_script(const struct script_opts *o)
 	int ret;
 
 	s.err = &err;
-	if (o->cpu_list) {
-		s.cpus = perf_cpu_map__new(o->cpu_list);
-		if (!s.cpus) {
-			ret = err__set(&err, -EINVAL, "-C: '%s' is not a CPU list (0-3,6)",
-				       o->cpu_list);
-			goto out_delete;
-		}
-	}
-	if (script_list__parse(&s.pids, o->pid_list) || script_list__parse(&s.tids, o->tid_list) ||
-	    script_list__parse(&s.comms, o->comm_list)) {
-		ret = -ENOMEM;
+	s.filter = sample_filter__new(&o->filter, &ret, &err);
+	if (ret)
 		goto out_delete;
-	}
 	s.threads = threads__new();
 	if (!s.threads) {
 		ret = -ENOMEM;
@@ -923,10 +843,7 @@ static int run_script(const struct script_opts *o)
 	free(s.kmods);
 out_delete:
 	threads__delete(s.threads);
-	perf_cpu_map__put(s.cpus);
-	script_list__exit(&s.pids);
-	script_list__exit(&s.tids);
-	script_list__exit(&s.comms);
+	sample_filter__delete(s.filter);
 	out_flush();
 	if ((fflush(stdout) || outb.failed) && !ret)
 		ret = -EIO;
@@ -982,11 +899,7 @@ int cmd_script(int argc, char **argv)
 		OPT_FLAG(0, "ns", &o.ns, "times in nanoseconds (9 decimals)"),
 		OPT_FLAG(0, "reltime", &o.reltime, "times from the first sample's"),
 		OPT_FLAG(0, "deltatime", &o.deltatime, "times from the sample before's"),
-		OPT_STRING('C', "cpu", &o.cpu_list, "CPUS", "samples on these CPUs only (0-3,6)"),
-		OPT_STRING(0, "pid", &o.pid_list, "PIDS", "samples of these processes only (1,2)"),
-		OPT_STRING(0, "tid", &o.tid_list, "TIDS", "samples of these threads only"),
-		OPT_STRING(0, "comms", &o.comm_list, "COMMS",
-			   "samples of threads of these names only (sh,ls)"),
+		CMD_SAMPLE_FILTER_OPTS(&o.filter),
 		OPT_END(),
 	};
 	const struct cmd_options cmd = { "schedlens script", script_usage, opts,

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# perf script's time and filter options, as perf 6.1 has them: --ns (nine decimals),
-# --reltime (from the first sample), --deltatime (from the one before), -G (no callchain),
-# -C CPUS, --pid, --tid and --comms (the samples of those only). The whole output against
-# perf script's on the same file, option by option; and the refusals: -C on a file without
-# the samples' CPU, a list that is not one.
+# perf's sample filters and script's time options, as perf 6.1 has them. script: --ns (nine
+# decimals), --reltime (from the first sample), --deltatime (from the one before), -G (no
+# callchain), -C CPUS, --pid, --tid and --comms (the samples of those only). report: -C (a
+# sample of another CPU counts nowhere), --pid, --tid and --comms (one of another thread
+# counts in the totals alone: perf's --percentage absolute; with one name the comm column
+# is a "# comm: NAME" line). The whole output against perf's on the same file, option by
+# option (report with a thread key: perf's rows by other keys keep whichever thread's
+# sample made them first, filtered or not); and the refusals: -C on a file without the
+# samples' CPU, a list that is not one.
 source "$(dirname "$0")/lib.sh"
 need_perf
 command -v gcc >/dev/null || skip "gcc is not installed"
@@ -41,9 +45,32 @@ awk -v p="$pid" '{ split($1, a, "/") } a[1] != p { bad = 1 } END { exit bad }' "
 same --tid "$tid",1 -F tid,time
 same --comms nosuchcomm,ds -F comm,tid,time
 
+# report: the tables from the first line after perf's "# To display ..." and "#"
+table() {
+	expect_rc 0 "$SCHEDLENS" report -i "$TMP/g.data" "$@"
+	grep -v '^# note: ' "$TMP/out" | sed 's/ *$//' >"$TMP/ours"
+	perf report -i "$TMP/g.data" --stdio "$@" 2>/dev/null | sed '1,2d; s/ *$//' |
+		sed '/^# (Tip: /,$d' >"$TMP/perf"
+	[ -s "$TMP/perf" ] || fail "perf report $* printed nothing"
+	diff <(sed '/^$/d' "$TMP/ours") <(sed '/^$/d; /^#$/{$d}' "$TMP/perf") >"$TMP/diff" ||
+		{ head -10 "$TMP/diff"; fail "report $*: differs from perf's"; }
+	echo "    report $*: $(grep -c '%' "$TMP/ours") rows equal"
+}
+table --no-children -g none --sort pid,dso,sym --pid "$pid"
+table --no-children -g none --sort comm,dso,sym --comms ds
+grep -q '^# comm: ds$' "$TMP/ours" || fail "--comms ds: no '# comm: ds' line"
+table --no-children -g none --sort comm,pid,dso --comms ds,sh
+table --no-children -g none --sort dso,sym -C "$cpu"
+table --children -g none --sort pid,dso,sym --tid "$tid"
+table --no-children -g caller --sort pid,sym --pid "$pid"
+
 perf record -q -o "$TMP/nocpu.data" -e cpu-clock -- true 2>/dev/null || fail "perf record failed"
-expect_rc 1 "$SCHEDLENS" script -i "$TMP/nocpu.data" -C 0
-grep -q 'no CPU in its samples' "$TMP/err" || fail "-C without CPUs: no reason given"
+for cmd in script report; do
+	expect_rc 1 "$SCHEDLENS" $cmd -i "$TMP/nocpu.data" -C 0
+	grep -q 'no CPU in its samples' "$TMP/err" || fail "$cmd -C without CPUs: no reason given"
+done
+expect_rc 1 "$SCHEDLENS" report -i "$TMP/g.data" --pid 12x
+grep -q 'not a list of numbers' "$TMP/err" || fail "--pid 12x: no reason given"
 expect_rc 1 "$SCHEDLENS" script -i "$TMP/g.data" -C abc
 grep -q 'not a CPU list' "$TMP/err" || fail "-C abc: no reason given"
 exit 0

@@ -60,6 +60,8 @@ struct report {
 	struct hist_group *groups;	/* [event], set before printing */
 	struct sample_read *sread;	/* NULL: no event's samples read counters */
 	struct errbuf *err;		/* why the file cannot be reported */
+	struct sample_filter *filter;	/* NULL: every sample counts */
+	const char *elide_comm;		/* --comms of one name: no comm column, a "# comm:" line */
 	FILE *out, *notes;		/* report__print()'s: the tables, and notes where out holds
 					 * data only (-t, --folded) */
 };

@@ -35,7 +35,7 @@ bool report__kagg_eligible(const struct report *r, bool pipe)
 	size_t i;
 
 	/* samples that read counters get their periods from the previous one's: in order */
-	if (pipe || !r->memo || r->focus || o->sym.folded || r->labels || r->sread)
+	if (pipe || !r->memo || r->focus || o->sym.folded || r->labels || r->sread || r->filter)
 		return false;
 	for (i = 0; i < o->nr_sorts; i++)
 		if (o->sorts[i] != HIST_SORT_SYM && o->sorts[i] != HIST_SORT_DSO)

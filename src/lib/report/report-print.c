@@ -32,18 +32,22 @@ void report__print_count(FILE *out, uint64_t nr_samples, uint64_t period, bool p
 	fprintf(out, "# Event count (approx.): %llu\n#\n", (unsigned long long)period);
 }
 
+/* the column heads; a column without a title is left out (elided) */
 void report__print_head(FILE *out, const struct report_col *c, size_t n)
 {
-	size_t i, d;
+	size_t i, d, k;
 
 	fputc('#', out);
-	for (i = 0; i < n; i++)
-		fprintf(out, c[i].right ? "%s%*s" : "%s%-*s", i ? "  " : " ", (int)c[i].width,
-		       c[i].title);
+	for (i = k = 0; i < n; i++)
+		if (c[i].title)
+			fprintf(out, c[i].right ? "%s%*s" : "%s%-*s", k++ ? "  " : " ",
+				(int)c[i].width, c[i].title);
 	fputc('\n', out);
 	fputc('#', out);
-	for (i = 0; i < n; i++) {
-		fputs(i ? "  " : " ", out);
+	for (i = k = 0; i < n; i++) {
+		if (!c[i].title)
+			continue;
+		fputs(k++ ? "  " : " ", out);
 		for (d = 0; d < c[i].width; d++)
 			fputc('.', out);
 	}
@@ -226,9 +230,10 @@ static int print_hist(struct report *r, size_t idx, size_t n)
 
 	if (!rows)
 		return -ENOMEM;
+	/* with a thread filter, the shares are of every sample (perf's --percentage absolute) */
 	for (m = 0; m < n; m++) {
-		tp[m] = hist__total_period(r->hists[idx + m]);
-		ts[m] = hist__total_samples(r->hists[idx + m]);
+		tp[m] = r->filter ? r->period[idx + m] : hist__total_period(r->hists[idx + m]);
+		ts[m] = r->filter ? r->nr_samples[idx + m] : hist__total_samples(r->hists[idx + m]);
 		all_p += tp[m];
 		all_s += ts[m];
 	}
@@ -237,7 +242,8 @@ static int print_hist(struct report *r, size_t idx, size_t n)
 				    report__event_desc(r, idx, n > 1, desc, sizeof(desc)));
 		kc = nc = report__share_cols(r, c, n, false);
 		for (j = 0; j < o->nr_sorts; j++)
-			c[nc++] = (struct report_col){ key_title(o->sorts[j]),
+			c[nc++] = o->sorts[j] == HIST_SORT_COMM && r->elide_comm ?
+				(struct report_col){ NULL, 0, false } : (struct report_col){ key_title(o->sorts[j]),
 						       key_width(r, rows, o->sorts[j],
 								 key_title(o->sorts[j])),
 						       false };
@@ -256,6 +262,8 @@ static int print_hist(struct report *r, size_t idx, size_t n)
 		else
 			report__print_shares(r, pct, n, e.nr_samples, n);
 		for (j = 0; j < o->nr_sorts; j++) {
+			if (o->sorts[j] == HIST_SORT_COMM && r->elide_comm)
+				continue;
 			fputs(o->sep ?: "  ", r->out);
 			print_key(r, e.key, o->sorts[j], o->sep ? 0 : (int)c[kc + j].width);
 		}
@@ -312,6 +320,8 @@ int report__print_tables(struct report *r, const struct stream_stats *st)
 			report__print_focus(r);
 		return ret;
 	}
+	if (!r->o->sep && r->elide_comm)
+		fprintf(r->out, "# comm: %s\n", r->elide_comm);
 	if (!r->o->sep)
 		fprintf(r->out, "#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)st->nr_lost);
 	for (i = 0; i < r->nr && !ret; i++) {

@@ -827,7 +827,9 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 				    report__event_desc(r, idx, n > 1, desc, sizeof(desc)));
 		nc = report__share_cols(r, c, n, children);
 		for (j = 0; j < o->sym.nr_keys; j++)
-			c[nc++] = (struct report_col){ key_title(o->sym.keys[j]), w[j], false };
+			c[nc++] = (struct report_col){
+				o->sym.keys[j] == SYMREP_COMM && r->elide_comm ? NULL :
+				key_title(o->sym.keys[j]), w[j], false };
 		report__print_head(r->out, c, nc);
 	}
 	for (i = 0; i < lr.nr; i++) {
@@ -846,6 +848,8 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 			report__print_shares(r, pct, children ? 2 * n : n, e->nr, n);
 		nk = label_fields(r, e->key, f, fl, fb);
 		for (j = 0; j < nk; j++) {
+			if (j < o->sym.nr_keys && o->sym.keys[j] == SYMREP_COMM && r->elide_comm)
+				continue;
 			fputs(o->sep ?: "  ", r->out);
 			report__put_padded(r->out, f[j], fl[j], o->sep || j + 1 == nk ? 0 : w[j]);
 		}

@@ -20,6 +20,9 @@ static int rep_begin(void *ctx, const struct stream_info *info)
 
 	r->info = info;
 	r->nr = info->nr_evsels;
+	ret = sample_filter__check(r->filter, info, r->o->input, r->err);
+	if (ret)
+		return ret;
 	ret = report__sym_begin(r, info);	/* first: a vmlinux refused leaves nothing to print */
 	if (ret)
 		return ret;
@@ -64,6 +67,17 @@ int report__place(struct report *r, const struct stream_sample *s, struct hist_k
 	return r->symrep ? report__sym_sample(r, s, &al, k) : 0;
 }
 
+/* perf's --pid, --tid and --comms (the thread's name at the sample) */
+static bool thread_wanted(struct report *r, const struct stream_sample *s)
+{
+	struct taddr al = { 0 };
+
+	if (sample_filter__by_comm(r->filter) &&
+	    threads__resolve(r->threads, s->pid, s->tid, s->misc, s->ip, &al))
+		al.comm = NULL;
+	return sample_filter__thread_ok(r->filter, s, al.comm);
+}
+
 static int rep_one_sample(void *ctx, const struct stream_sample *s)
 {
 	struct report *r = ctx;
@@ -73,10 +87,14 @@ static int rep_one_sample(void *ctx, const struct stream_sample *s)
 
 	if (!s->evsel || (size_t)s->evsel->idx >= r->nr)
 		return 0;
+	if (!sample_filter__cpu_ok(r->filter, s))
+		return 0;	/* -C: counted nowhere, as perf's */
 	if (r->kagg && (s->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
 		return report__kagg_sample(r, s);
 	r->nr_samples[s->evsel->idx]++;
 	r->period[s->evsel->idx] += s->period;
+	if (r->filter && !thread_wanted(r, s))
+		return 0;	/* in the totals, in no row: perf's --percentage absolute */
 	if (r->symrep && r->labels)	/* rows by label: the hists are not shown */
 		return report__label_sample(r, s);
 	if (r->memo) {
@@ -148,6 +166,7 @@ int report__new(struct report **out, const struct report_opts *o, struct perf_fi
 {
 	struct report *r = calloc(1, sizeof(*r));
 	int ret = -ENOMEM;
+	size_t i;
 
 	*out = NULL;
 	if (!r)
@@ -161,6 +180,14 @@ int report__new(struct report **out, const struct report_opts *o, struct perf_fi
 		err__set(err, -ENOMEM, "out of memory");
 		goto out_delete;
 	}
+	r->filter = sample_filter__new(&o->filter, &ret, err);
+	if (ret)
+		goto out_delete;
+	/* perf's sort_entry__setup_elide(): a column that would show one name is a line */
+	for (i = 0; i < o->sym.nr_keys; i++)
+		if (o->sym.keys[i] == SYMREP_COMM)
+			r->elide_comm = sample_filter__one_comm(r->filter);
+	ret = -ENOMEM;
 	if (o->focus && !(r->focus = focus__load(o->focus, SCHEDLENS_DATADIR, err))) {
 		ret = -ENOENT;
 		goto out_delete;
@@ -227,5 +254,6 @@ void report__delete(struct report *r)
 	symbols__delete(r->syms);	/* before the machine it observes */
 	threads__delete(r->threads);
 	focus__delete(r->focus);
+	sample_filter__delete(r->filter);
 	free(r);
 }

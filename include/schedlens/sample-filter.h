@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf's sample filters, shared by report and script: -C CPUS (the samples on those CPUs),
+ * --pid, --tid (comma-separated numbers) and --comms (names: the thread's at the sample), as
+ * perf 6.1 applies them. script prints none of the samples filtered; report counts a sample
+ * of another CPU nowhere, and one of another thread in the totals alone (perf's default
+ * --percentage absolute: the rows' shares are of all samples).
+ */
+#ifndef SCHEDLENS_SAMPLE_FILTER_H
+#define SCHEDLENS_SAMPLE_FILTER_H
+
+#include <stdbool.h>
+
+#include "schedlens/stream.h"
+#include "schedlens/util.h"
+
+struct sample_filter_opts {
+	const char *cpus, *pids, *tids, *comms;	/* NULL: that one not filtered */
+};
+
+struct sample_filter;
+
+/*
+ * The filter of @o: NULL where nothing is filtered (*@ret 0), or on error (*@ret -EINVAL,
+ * @err saying which list is not one, or -ENOMEM).
+ */
+struct sample_filter *sample_filter__new(const struct sample_filter_opts *o, int *ret,
+					 struct errbuf *err);
+void sample_filter__delete(struct sample_filter *f);
+/* -C on a stream none of whose events samples the CPU: -EINVAL with what to do, as perf */
+int sample_filter__check(const struct sample_filter *f, const struct stream_info *info,
+			 const char *input, struct errbuf *err);
+/* whether sample_filter__wants() needs the thread's name */
+bool sample_filter__by_comm(const struct sample_filter *f);
+/* whether @s passes: its CPU; its thread (named @comm); both (a NULL filter passes all) */
+bool sample_filter__cpu_ok(const struct sample_filter *f, const struct stream_sample *s);
+bool sample_filter__thread_ok(const struct sample_filter *f, const struct stream_sample *s,
+			      const char *comm);
+bool sample_filter__wants(const struct sample_filter *f, const struct stream_sample *s,
+			  const char *comm);
+/* the one name of --comms, or NULL (perf elides a comm column that would show only it) */
+const char *sample_filter__one_comm(const struct sample_filter *f);
+
+#endif

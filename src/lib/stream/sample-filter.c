@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/* perf's -C, --pid, --tid and --comms sample filters (sample-filter.h). */
+#include <errno.h>
+#include <perf/cpumap.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedlens/sample-filter.h"
+
+/* a comma-separated list (perf's intlist or strlist), split in place */
+struct filter_list {
+	char *buf;
+	char **v;
+	long *num;
+	size_t n;
+};
+
+struct sample_filter {
+	struct perf_cpu_map *cpus;	/* NULL: any CPU */
+	struct filter_list pids, tids, comms;
+};
+
+/* @str split at commas into @l, as numbers too where @numbers: 0, -EINVAL, -ENOMEM */
+static int list_parse(struct filter_list *l, const char *str, bool numbers)
+{
+	char *p, *end, *save = NULL;
+	size_t cap = 1;
+
+	if (!str)
+		return 0;
+	l->buf = strdup(str);
+	if (!l->buf)
+		return -ENOMEM;
+	for (p = l->buf; *p; p++)
+		cap += *p == ',';
+	l->v = calloc(cap, sizeof(*l->v));
+	l->num = calloc(cap, sizeof(*l->num));
+	if (!l->v || !l->num)
+		return -ENOMEM;
+	for (p = strtok_r(l->buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		if (numbers) {
+			l->num[l->n] = strtol(p, &end, 10);
+			if (end == p || *end)
+				return -EINVAL;
+		}
+		l->v[l->n++] = p;
+	}
+	return l->n ? 0 : -EINVAL;
+}
+
+static void list_exit(struct filter_list *l)
+{
+	free(l->buf);
+	free(l->v);
+	free(l->num);
+}
+
+static bool list_has_num(const struct filter_list *l, long v)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->num[i] == v)
+			return true;
+	return false;
+}
+
+static bool list_has_str(const struct filter_list *l, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return true;
+	return false;
+}
+
+struct sample_filter *sample_filter__new(const struct sample_filter_opts *o, int *ret,
+					 struct errbuf *err)
+{
+	struct sample_filter *f;
+
+	*ret = 0;
+	if (!o->cpus && !o->pids && !o->tids && !o->comms)
+		return NULL;
+	f = calloc(1, sizeof(*f));
+	if (!f) {
+		*ret = err__set(err, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	if (o->cpus && !(f->cpus = perf_cpu_map__new(o->cpus))) {
+		*ret = err__set(err, -EINVAL, "-C: '%s' is not a CPU list (0-3,6)", o->cpus);
+	} else if ((*ret = list_parse(&f->pids, o->pids, true))) {
+		err__set(err, *ret, "--pid: '%s' is not a list of numbers (1,2)", o->pids);
+	} else if ((*ret = list_parse(&f->tids, o->tids, true))) {
+		err__set(err, *ret, "--tid: '%s' is not a list of numbers (1,2)", o->tids);
+	} else if ((*ret = list_parse(&f->comms, o->comms, false))) {
+		err__set(err, *ret, "--comms: '%s' is not a list of names (sh,ls)", o->comms);
+	}
+	if (*ret == -ENOMEM)
+		err__set(err, -ENOMEM, "out of memory");
+	if (*ret) {
+		sample_filter__delete(f);
+		return NULL;
+	}
+	return f;
+}
+
+void sample_filter__delete(struct sample_filter *f)
+{
+	if (!f)
+		return;
+	perf_cpu_map__put(f->cpus);
+	list_exit(&f->pids);
+	list_exit(&f->tids);
+	list_exit(&f->comms);
+	free(f);
+}
+
+int sample_filter__check(const struct sample_filter *f, const struct stream_info *info,
+			 const char *input, struct errbuf *err)
+{
+	size_t i;
+
+	if (!f || !f->cpus)
+		return 0;
+	for (i = 0; i < info->nr_evsels; i++)
+		if (info->evsels[i].attr.sample_type & PERF_SAMPLE_CPU)
+			return 0;
+	return err__set(err, -EINVAL, "-C: %s has no CPU in its samples: leave -C out",
+			input ?: "the input");
+}
+
+bool sample_filter__by_comm(const struct sample_filter *f)
+{
+	return f && f->comms.n;
+}
+
+bool sample_filter__cpu_ok(const struct sample_filter *f, const struct stream_sample *s)
+{
+	return !f || !f->cpus || perf_cpu_map__has(f->cpus, (struct perf_cpu){ .cpu = (int)s->cpu });
+}
+
+const char *sample_filter__one_comm(const struct sample_filter *f)
+{
+	return f && f->comms.n == 1 ? f->comms.v[0] : NULL;
+}
+
+bool sample_filter__wants(const struct sample_filter *f, const struct stream_sample *s,
+			  const char *comm)
+{
+	return sample_filter__cpu_ok(f, s) && sample_filter__thread_ok(f, s, comm);
+}
+
+bool sample_filter__thread_ok(const struct sample_filter *f, const struct stream_sample *s,
+			      const char *comm)
+{
+	if (!f)
+		return true;
+	if (f->pids.n && !list_has_num(&f->pids, (int)s->pid))
+		return false;
+	if (f->tids.n && !list_has_num(&f->tids, (int)s->tid))
+		return false;
+	return !f->comms.n || list_has_str(&f->comms, comm ?: "");
+}
