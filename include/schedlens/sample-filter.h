@@ -2,7 +2,8 @@
 /*
  * perf's sample filters, shared by report and script: -C CPUS (the samples on those CPUs),
  * --pid, --tid (comma-separated numbers) and --comms (names: the thread's at the sample), as
- * perf 6.1 applies them. script prints none of the samples filtered; report counts a sample
+ * perf 6.1 applies them; and report's --dsos (a DSO's short or recorded name) and --symbols
+ * (names), of where the sample is attributed. script prints none of the samples filtered; report counts a sample
  * of another CPU nowhere, and one of another thread in the totals alone (perf's default
  * --percentage absolute: the rows' shares are of all samples).
  */
@@ -16,7 +17,10 @@
 
 struct sample_filter_opts {
 	const char *cpus, *pids, *tids, *comms;	/* NULL: that one not filtered */
+	const char *dsos, *symbols;
 };
+
+enum sample_filter_names { SAMPLE_FILTER_COMMS, SAMPLE_FILTER_DSOS, SAMPLE_FILTER_SYMBOLS };
 
 struct sample_filter;
 
@@ -38,7 +42,11 @@ bool sample_filter__thread_ok(const struct sample_filter *f, const struct stream
 			      const char *comm);
 bool sample_filter__wants(const struct sample_filter *f, const struct stream_sample *s,
 			  const char *comm);
-/* the one name of --comms, or NULL (perf elides a comm column that would show only it) */
-const char *sample_filter__one_comm(const struct sample_filter *f);
+/* whether --dsos or --symbols is given; whether a place passes them (NULL: none there) */
+bool sample_filter__by_place(const struct sample_filter *f);
+bool sample_filter__place_ok(const struct sample_filter *f, const char *dso, const char *path,
+			     const char *sym);
+/* the one name of --comms, --dsos or --symbols, or NULL (perf elides a column of one name) */
+const char *sample_filter__only(const struct sample_filter *f, enum sample_filter_names which);
 
 #endif

@@ -83,7 +83,7 @@ out_err:
 static const char *const report_usage[] = {
 	"usage: schedlens report [-i FILE] [--sort KEYS] [--stats] [--header] [-t SEP] [-n]",
 	"                        [--group|--no-group] [-C CPUS] [--pid PIDS] [--tid TIDS]",
-	"                        [--comms COMMS]",
+	"                        [--comms COMMS] [--dsos DSOS] [--symbols SYMBOLS]",
 	NULL
 };
 
@@ -140,6 +140,11 @@ int cmd_report(int argc, char **argv)
 		OPT_DOUBLE(0, "percent-limit", &o.percent_limit, 0, 100, "P",
 			   "hide entries below P%"),
 		CMD_SAMPLE_FILTER_OPTS(&o.filter),
+		OPT_STRING('d', "dsos", &o.filter.dsos, "DSOS",
+			   "rows of samples in these DSOs only (libc.so.6,\n"
+			   "[kernel.kallsyms]; a short or recorded name)"),
+		OPT_STRING('S', "symbols", &o.filter.symbols, "SYMBOLS",
+			   "rows of samples in these functions only"),
 		OPT_FLAG(0, "ordered", &o.ordered,
 			 "every sample in time order (by default, with sort keys\n"
 			 "sym and dso only, kernel samples are counted as read;\n"
@@ -189,6 +194,12 @@ int cmd_report(int argc, char **argv)
 		return c;
 	if (report__set_sort(&o, sort, &err))
 		return cmd_options__error(&cmd, "%s", err.msg);
+	/* the place filters take the sampled frame of the hist rows, not label rows' frames */
+	if ((o.filter.dsos || o.filter.symbols) &&
+	    (o.sym.labels || o.sym.folded || o.focus || (o.filter.symbols && o.no_symbols)))
+		return cmd_options__error(&cmd, "--dsos and --symbols go with the flat tables "
+					  "only (not srcline, --children, -g, --folded, --focus;"
+					  " --symbols not --no-symbols)");
 	if (o.no_symbols && (o.sym.labels || o.sym.folded || o.focus || o.sym.skid_caller)) {
 		fprintf(stderr, "schedlens report: --no-symbols excludes srcline, --children, -g, "
 				"--folded, --focus and --skid-caller\n");

@@ -61,10 +61,19 @@ struct report {
 	struct sample_read *sread;	/* NULL: no event's samples read counters */
 	struct errbuf *err;		/* why the file cannot be reported */
 	struct sample_filter *filter;	/* NULL: every sample counts */
-	const char *elide_comm;		/* --comms of one name: no comm column, a "# comm:" line */
+	/* by key (comm, dso, sym): --comms, --dsos or --symbols of one name, whose column is
+	 * left out and shown as a "# comm: NAME" line (perf's sort_entry__setup_elide()) */
+	const char *elide[SYMREP_SYM + 1];
 	FILE *out, *notes;		/* report__print()'s: the tables, and notes where out holds
 					 * data only (-t, --folded) */
 };
+
+/* the one name of key @key (a hist_sort or symrep_key: the same numbers) shown as a line
+ * in place of its column, or NULL */
+static inline const char *report__elided(const struct report *r, int key)
+{
+	return key >= 0 && key <= SYMREP_SYM ? r->elide[key] : NULL;
+}
 
 /* report.c: where @s landed, into hist key @k; symrep (if any) counts it */
 int report__place(struct report *r, const struct stream_sample *s, struct hist_key *k);

@@ -242,7 +242,7 @@ static int print_hist(struct report *r, size_t idx, size_t n)
 				    report__event_desc(r, idx, n > 1, desc, sizeof(desc)));
 		kc = nc = report__share_cols(r, c, n, false);
 		for (j = 0; j < o->nr_sorts; j++)
-			c[nc++] = o->sorts[j] == HIST_SORT_COMM && r->elide_comm ?
+			c[nc++] = report__elided(r, (int)o->sorts[j]) ?
 				(struct report_col){ NULL, 0, false } : (struct report_col){ key_title(o->sorts[j]),
 						       key_width(r, rows, o->sorts[j],
 								 key_title(o->sorts[j])),
@@ -262,7 +262,7 @@ static int print_hist(struct report *r, size_t idx, size_t n)
 		else
 			report__print_shares(r, pct, n, e.nr_samples, n);
 		for (j = 0; j < o->nr_sorts; j++) {
-			if (o->sorts[j] == HIST_SORT_COMM && r->elide_comm)
+			if (report__elided(r, (int)o->sorts[j]))
 				continue;
 			fputs(o->sep ?: "  ", r->out);
 			print_key(r, e.key, o->sorts[j], o->sep ? 0 : (int)c[kc + j].width);
@@ -320,8 +320,11 @@ int report__print_tables(struct report *r, const struct stream_stats *st)
 			report__print_focus(r);
 		return ret;
 	}
-	if (!r->o->sep && r->elide_comm)
-		fprintf(r->out, "# comm: %s\n", r->elide_comm);
+	for (i = 0; i < r->o->sym.nr_keys && !r->o->sep; i++)
+		if (report__elided(r, r->o->sym.keys[i]))
+			fprintf(r->out, "# %s: %s\n", r->o->sym.keys[i] == SYMREP_COMM ? "comm" :
+				r->o->sym.keys[i] == SYMREP_DSO ? "dso" : "symbol",
+				report__elided(r, r->o->sym.keys[i]));
 	if (!r->o->sep)
 		fprintf(r->out, "#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)st->nr_lost);
 	for (i = 0; i < r->nr && !ret; i++) {

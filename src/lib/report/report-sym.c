@@ -828,7 +828,7 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 		nc = report__share_cols(r, c, n, children);
 		for (j = 0; j < o->sym.nr_keys; j++)
 			c[nc++] = (struct report_col){
-				o->sym.keys[j] == SYMREP_COMM && r->elide_comm ? NULL :
+				report__elided(r, o->sym.keys[j]) ? NULL :
 				key_title(o->sym.keys[j]), w[j], false };
 		report__print_head(r->out, c, nc);
 	}
@@ -848,7 +848,7 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 			report__print_shares(r, pct, children ? 2 * n : n, e->nr, n);
 		nk = label_fields(r, e->key, f, fl, fb);
 		for (j = 0; j < nk; j++) {
-			if (j < o->sym.nr_keys && o->sym.keys[j] == SYMREP_COMM && r->elide_comm)
+			if (j < o->sym.nr_keys && report__elided(r, o->sym.keys[j]))
 				continue;
 			fputs(o->sep ?: "  ", r->out);
 			report__put_padded(r->out, f[j], fl[j], o->sep || j + 1 == nk ? 0 : w[j]);

@@ -78,6 +78,19 @@ static bool thread_wanted(struct report *r, const struct stream_sample *s)
 	return sample_filter__thread_ok(r->filter, s, al.comm);
 }
 
+/* perf's --dsos (the map's short or recorded name; none without a map) and --symbols */
+static bool place_wanted(struct report *r, const struct stream_sample *s,
+			 const struct hist_key *k)
+{
+	struct taddr al = { 0 };
+	const struct tmap *map = NULL;
+
+	if (!threads__resolve(r->threads, s->pid, s->tid, s->misc, s->ip, &al))
+		map = al.map;
+	return sample_filter__place_ok(r->filter, map ? map->dso : NULL, map ? map->path : NULL,
+				       k->sym_name);
+}
+
 static int rep_one_sample(void *ctx, const struct stream_sample *s)
 {
 	struct report *r = ctx;
@@ -111,6 +124,8 @@ static int rep_one_sample(void *ctx, const struct stream_sample *s)
 	ret = report__place(r, s, &k);
 	if (ret)
 		return ret;
+	if (sample_filter__by_place(r->filter) && !place_wanted(r, s, &k))
+		return 0;	/* in the totals alone, as the thread filters */
 	if (!m)
 		return hist__add(r->hists[s->evsel->idx], &k, s->period);
 	ret = hist__add_idx(r->hists[s->evsel->idx], &k, s->period, &m->idx);
@@ -185,8 +200,10 @@ int report__new(struct report **out, const struct report_opts *o, struct perf_fi
 		goto out_delete;
 	/* perf's sort_entry__setup_elide(): a column that would show one name is a line */
 	for (i = 0; i < o->sym.nr_keys; i++)
-		if (o->sym.keys[i] == SYMREP_COMM)
-			r->elide_comm = sample_filter__one_comm(r->filter);
+		if (o->sym.keys[i] <= SYMREP_SYM)
+			r->elide[o->sym.keys[i]] = sample_filter__only(r->filter,
+				o->sym.keys[i] == SYMREP_COMM ? SAMPLE_FILTER_COMMS :
+				o->sym.keys[i] == SYMREP_DSO ? SAMPLE_FILTER_DSOS : SAMPLE_FILTER_SYMBOLS);
 	ret = -ENOMEM;
 	if (o->focus && !(r->focus = focus__load(o->focus, SCHEDLENS_DATADIR, err))) {
 		ret = -ENOENT;

@@ -17,7 +17,7 @@ struct filter_list {
 
 struct sample_filter {
 	struct perf_cpu_map *cpus;	/* NULL: any CPU */
-	struct filter_list pids, tids, comms;
+	struct filter_list pids, tids, comms, dsos, symbols;
 };
 
 /* @str split at commas into @l, as numbers too where @numbers: 0, -EINVAL, -ENOMEM */
@@ -81,7 +81,7 @@ struct sample_filter *sample_filter__new(const struct sample_filter_opts *o, int
 	struct sample_filter *f;
 
 	*ret = 0;
-	if (!o->cpus && !o->pids && !o->tids && !o->comms)
+	if (!o->cpus && !o->pids && !o->tids && !o->comms && !o->dsos && !o->symbols)
 		return NULL;
 	f = calloc(1, sizeof(*f));
 	if (!f) {
@@ -96,6 +96,10 @@ struct sample_filter *sample_filter__new(const struct sample_filter_opts *o, int
 		err__set(err, *ret, "--tid: '%s' is not a list of numbers (1,2)", o->tids);
 	} else if ((*ret = list_parse(&f->comms, o->comms, false))) {
 		err__set(err, *ret, "--comms: '%s' is not a list of names (sh,ls)", o->comms);
+	} else if ((*ret = list_parse(&f->dsos, o->dsos, false))) {
+		err__set(err, *ret, "--dsos: '%s' is not a list of names", o->dsos);
+	} else if ((*ret = list_parse(&f->symbols, o->symbols, false))) {
+		err__set(err, *ret, "--symbols: '%s' is not a list of names", o->symbols);
 	}
 	if (*ret == -ENOMEM)
 		err__set(err, -ENOMEM, "out of memory");
@@ -114,6 +118,8 @@ void sample_filter__delete(struct sample_filter *f)
 	list_exit(&f->pids);
 	list_exit(&f->tids);
 	list_exit(&f->comms);
+	list_exit(&f->dsos);
+	list_exit(&f->symbols);
 	free(f);
 }
 
@@ -141,9 +147,31 @@ bool sample_filter__cpu_ok(const struct sample_filter *f, const struct stream_sa
 	return !f || !f->cpus || perf_cpu_map__has(f->cpus, (struct perf_cpu){ .cpu = (int)s->cpu });
 }
 
-const char *sample_filter__one_comm(const struct sample_filter *f)
+const char *sample_filter__only(const struct sample_filter *f, enum sample_filter_names which)
 {
-	return f && f->comms.n == 1 ? f->comms.v[0] : NULL;
+	const struct filter_list *l;
+
+	if (!f)
+		return NULL;
+	l = which == SAMPLE_FILTER_COMMS ? &f->comms :
+	    which == SAMPLE_FILTER_DSOS ? &f->dsos : &f->symbols;
+	return l->n == 1 ? l->v[0] : NULL;
+}
+
+bool sample_filter__by_place(const struct sample_filter *f)
+{
+	return f && (f->dsos.n || f->symbols.n);
+}
+
+bool sample_filter__place_ok(const struct sample_filter *f, const char *dso, const char *path,
+			     const char *sym)
+{
+	if (!f)
+		return true;
+	if (f->dsos.n && !(dso && list_has_str(&f->dsos, dso)) &&
+	    !(path && list_has_str(&f->dsos, path)))
+		return false;
+	return !f->symbols.n || (sym && list_has_str(&f->symbols, sym));
 }
 
 bool sample_filter__wants(const struct sample_filter *f, const struct stream_sample *s,
