@@ -49,6 +49,10 @@ struct symrep_config {
 	int inlines;		/* enum symrep_inline (an OPTION_SET value) */
 	struct focus *focus;	/* the caller's; NULL: none */
 	size_t nr_events;
+	/* rows by label of the samples whose frame @self this says yes to (the rest in the
+	 * totals alone: report's --dsos, --symbols); NULL: all */
+	bool (*wants)(void *ctx, const struct sym_loc *self);
+	void *wants_ctx;
 };
 
 struct symrep;
@@ -88,6 +92,8 @@ struct sym_stacks *symrep__folded(struct symrep *r);
  */
 void symrep__skid(const struct symrep *r, uint64_t *samples, uint64_t *period,
 		  uint64_t *total_period, const char **sym, uint64_t *with_caller);
+/* the DSO of frame @f as rows name it: its short name, "[kernel.kallsyms]", "[unknown]" */
+const char *symrep__dso(const struct sym_loc *f);
 /* Split a label in place into @f (up to @max keys, as printed); returns how many. */
 size_t symrep__split(char *label, char **f, size_t max);
 

@@ -194,12 +194,13 @@ int cmd_report(int argc, char **argv)
 		return c;
 	if (report__set_sort(&o, sort, &err))
 		return cmd_options__error(&cmd, "%s", err.msg);
-	/* the place filters take the sampled frame of the hist rows, not label rows' frames */
+	/* the place filters take each sample's own row: with --children perf's entries of the
+	 * callchain follow rules of its own, not copied */
 	if ((o.filter.dsos || o.filter.symbols) &&
-	    (o.sym.labels || o.sym.folded || o.focus || (o.filter.symbols && o.no_symbols)))
-		return cmd_options__error(&cmd, "--dsos and --symbols go with the flat tables "
-					  "only (not srcline, --children, -g, --folded, --focus;"
-					  " --symbols not --no-symbols)");
+	    (o.sym.children || o.sym.folded || o.focus || (o.filter.symbols && o.no_symbols)))
+		return cmd_options__error(&cmd, "--dsos and --symbols go with the self rows only "
+					  "(not --children, --folded, --focus; --symbols not "
+					  "--no-symbols)");
 	if (o.no_symbols && (o.sym.labels || o.sym.folded || o.focus || o.sym.skid_caller)) {
 		fprintf(stderr, "schedlens report: --no-symbols excludes srcline, --children, -g, "
 				"--folded, --focus and --skid-caller\n");

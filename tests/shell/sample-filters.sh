@@ -5,8 +5,8 @@
 # callchain), -C CPUS, --pid, --tid and --comms (the samples of those only). report: -C (a
 # sample of another CPU counts nowhere), --pid, --tid and --comms (one of another thread
 # counts in the totals alone: perf's --percentage absolute; with one name the comm column
-# is a "# comm: NAME" line), --dsos and --symbols (the rows of those places; flat tables
-# only). The whole output against perf's on the same file, option by
+# is a "# comm: NAME" line), --dsos and --symbols (the rows of those places, their call
+# graphs with -g; not --children, whose entries perf filters by rules of its own). The whole output against perf's on the same file, option by
 # option (report with a thread key: perf's rows by other keys keep whichever thread's
 # sample made them first, filtered or not); and the refusals: -C on a file without the
 # samples' CPU, a list that is not one.
@@ -69,8 +69,10 @@ table --no-children -g none --sort dso,sym --dsos ds
 grep -q '^# dso: ds$' "$TMP/ours" || fail "--dsos ds: no '# dso: ds' line"
 table --no-children -g none --sort comm,dso,sym --dsos "[kernel.kallsyms],$TMP/ds"
 table --no-children -g none --sort comm,dso,sym --symbols inner,nosuchfunction
+table --no-children -g caller --sort dso,sym --dsos ds
+table --no-children -g callee --sort comm,dso,sym --symbols inner,main
 expect_rc 2 "$SCHEDLENS" report -i "$TMP/g.data" --children --dsos ds
-grep -q 'flat tables only' "$TMP/err" || fail "--dsos with --children: no reason given"
+grep -q 'self rows only' "$TMP/err" || fail "--dsos with --children: no reason given"
 
 perf record -q -o "$TMP/nocpu.data" -e cpu-clock -- true 2>/dev/null || fail "perf record failed"
 for cmd in script report; do

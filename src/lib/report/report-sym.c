@@ -16,6 +16,16 @@
 
 #define REPORT_FOCUS_LINES 3
 
+/* report's --dsos and --symbols for rows by label: the frame each sample is a row of */
+static bool label_wanted(void *ctx, const struct sym_loc *self)
+{
+	const struct report *r = ctx;
+
+	return sample_filter__place_ok(r->filter, self->dso ? symrep__dso(self) : NULL,
+				       self->dso && !self->kernel ? self->dso_name : NULL,
+				       self->sym);
+}
+
 int report__sym_begin(struct report *r, const struct stream_info *info)
 {
 	const struct report_opts *o = r->o;
@@ -49,6 +59,10 @@ int report__sym_begin(struct report *r, const struct stream_info *info)
 	for (i = 0; i < sc.nr_keys; i++)
 		sc.labels |= sc.keys[i] == SYMREP_SRCLINE;
 	r->labels = sc.labels;
+	if (sample_filter__by_place(r->filter)) {
+		sc.wants = label_wanted;
+		sc.wants_ctx = r;
+	}
 	cfg.cache_dir = o->no_cache ? NULL : symbols__cache_dir(cbuf, sizeof(cbuf));
 	cfg.no_demangle = o->no_demangle;
 	cfg.machine = r->threads;	/* the one machine model: the symbols observe its maps */

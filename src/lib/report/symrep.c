@@ -430,6 +430,11 @@ static const char *frame_dso(const struct sym_loc *f)
 	return base && f->dso_name[0] == '/' ? base + 1 : f->dso_name;
 }
 
+const char *symrep__dso(const struct sym_loc *f)
+{
+	return frame_dso(f);
+}
+
 /* @v in hex after the @n bytes of @buf within @cap */
 static size_t put_hex(char *buf, size_t n, size_t cap, uint64_t v)
 {
@@ -1140,8 +1145,8 @@ static int finish_place(struct symrep *r, struct symrep_addr **v, size_t n, uint
 			r->skid_sym = loc.sym;
 		}
 	}
-	if (e->idx == UINT32_MAX)
-		return 0;
+	if (e->idx == UINT32_MAX || (r->cfg.wants && !r->cfg.wants(r->cfg.wants_ctx, &loc)))
+		return 0;	/* (not asked for: in the totals alone) */
 	label(r, &loc, e->tid, e->cpu, e->comm, r->label, sizeof(r->label));
 	return sym_stacks__add_n(r->self[e->idx], r->label, samples, period);
 }
@@ -1347,6 +1352,8 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 		}
 	}
 	*self = &r->frames[0];
+	if (r->cfg.wants && !r->cfg.wants(r->cfg.wants_ctx, &r->frames[0]))
+		return 0;	/* in the totals alone */
 	if (!r->cfg.focus && !r->folded && !(r->cfg.labels && idx < r->cfg.nr_events))
 		return 0;	/* a row of a flat report: its frame 0 is all it needs */
 	np = path_frames(r, s, nf);
