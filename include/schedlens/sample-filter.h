@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * perf's sample filters, shared by report and script: -C CPUS (the samples on those CPUs),
+ * perf's sample filters, shared by report and script: --time START,STOP (seconds, as
+ * perf script prints them: the samples from START to STOP, either left out for no bound),
+ * -C CPUS (the samples on those CPUs),
  * --pid, --tid (comma-separated numbers) and --comms (names: the thread's at the sample), as
  * perf 6.1 applies them; and report's --dsos (a DSO's short or recorded name) and --symbols
  * (names), of where the sample is attributed. script prints none of the samples filtered; report counts a sample
@@ -16,7 +18,7 @@
 #include "schedlens/util.h"
 
 struct sample_filter_opts {
-	const char *cpus, *pids, *tids, *comms;	/* NULL: that one not filtered */
+	const char *time, *cpus, *pids, *tids, *comms;	/* NULL: that one not filtered */
 	const char *dsos, *symbols;
 };
 
@@ -36,8 +38,9 @@ int sample_filter__check(const struct sample_filter *f, const struct stream_info
 			 const char *input, struct errbuf *err);
 /* whether sample_filter__wants() needs the thread's name */
 bool sample_filter__by_comm(const struct sample_filter *f);
-/* whether @s passes: its CPU; its thread (named @comm); both (a NULL filter passes all) */
-bool sample_filter__cpu_ok(const struct sample_filter *f, const struct stream_sample *s);
+/* whether @s passes: its time and CPU; its thread (named @comm); all (a NULL filter passes
+ * all) */
+bool sample_filter__time_cpu_ok(const struct sample_filter *f, const struct stream_sample *s);
 bool sample_filter__thread_ok(const struct sample_filter *f, const struct stream_sample *s,
 			      const char *comm);
 bool sample_filter__wants(const struct sample_filter *f, const struct stream_sample *s,

@@ -38,6 +38,9 @@ int cmd_options__parse(const struct cmd_options *c, int argc, char **argv, int *
 
 /* perf's sample filters (sample-filter.h) in a table, the same in report and script */
 #define CMD_SAMPLE_FILTER_OPTS(fo) \
+	OPT_STRING(0, "time", &(fo)->time, "START,STOP", \
+		   "samples of that time only (seconds as script prints\n" \
+		   "them; either bound left out for none)"), \
 	OPT_STRING('C', "cpu", &(fo)->cpus, "CPUS", "samples on these CPUs only (0-3,6)"), \
 	OPT_STRING(0, "pid", &(fo)->pids, "PIDS", "samples of these processes only (1,2)"), \
 	OPT_STRING(0, "tid", &(fo)->tids, "TIDS", "samples of these threads only"), \

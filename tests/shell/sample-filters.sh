@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# perf's sample filters and script's time options, as perf 6.1 has them. script: --ns (nine
+# perf's sample filters and script's time options, as perf 6.1 has them. Both: --time
+# START,STOP (the samples of that window only; report says "(time slices: ...)"). script: --ns (nine
 # decimals), --reltime (from the first sample), --deltatime (from the one before), -G (no
 # callchain), -C CPUS, --pid, --tid and --comms (the samples of those only). report: -C (a
 # sample of another CPU counts nowhere), --pid, --tid and --comms (one of another thread
@@ -45,6 +46,14 @@ same --pid "$pid" -F pid,tid,time
 awk -v p="$pid" '{ split($1, a, "/") } a[1] != p { bad = 1 } END { exit bad }' "$TMP/out" || fail "--pid: other processes"
 same --tid "$tid",1 -F tid,time
 same --comms nosuchcomm,ds -F comm,tid,time
+# --time: a window in the middle of the recording (first sample + 0.05 s to + 0.15 s), and
+# one from the first nanosecond after the first sample on
+read -r t0 < <(perf script -i "$TMP/g.data" -F time --ns 2>/dev/null | tr -d ' :')
+win=$(awk -v t="$t0" 'BEGIN { printf "%.6f,%.6f", t + 0.05, t + 0.15 }')
+same --time "$win" -F comm,tid,time
+[ "$(wc -l <"$TMP/out")" -gt 0 ] && [ "$(wc -l <"$TMP/out")" -lt "$(perf script -i "$TMP/g.data" -F time 2>/dev/null | wc -l)" ] ||
+	fail "--time $win: not a part of the samples"
+same --time "$(awk -v t="$t0" 'BEGIN { printf "%.9f,", t + 1e-9 }')" --ns -F tid,time
 
 # report: the tables from the first line after perf's "# To display ..." and "#"
 table() {
@@ -64,6 +73,9 @@ grep -q '^# comm: ds$' "$TMP/ours" || fail "--comms ds: no '# comm: ds' line"
 # renames to sh in the same rows, and a row whose first sample was filtered perf hides)
 table --no-children -g none --sort comm,pid,dso --comms ds,nosuchcomm
 table --no-children -g none --sort dso,sym -C "$cpu"
+table --no-children -g none --sort comm,dso,sym --time "$win"
+grep -q "(time slices: $win)" "$TMP/ours" || fail "--time: no '(time slices: ...)'"
+table --children -g none --sort comm,dso,sym --time "$win" -C "$cpu"
 table --children -g none --sort pid,dso,sym --tid "$tid"
 table --no-children -g caller --sort pid,sym --pid "$pid"
 # --dsos and --symbols: the rows of those places (a DSO by its short or recorded name)
@@ -83,6 +95,10 @@ for cmd in script report; do
 done
 expect_rc 1 "$SCHEDLENS" report -i "$TMP/g.data" --pid 12x
 grep -q 'not a list of numbers' "$TMP/err" || fail "--pid 12x: no reason given"
+for bad in 10%/2 "2,1" x; do
+	expect_rc 1 "$SCHEDLENS" script -i "$TMP/g.data" --time "$bad"
+	grep -q 'not START,STOP' "$TMP/err" || fail "--time $bad: no reason given"
+done
 expect_rc 1 "$SCHEDLENS" script -i "$TMP/g.data" -C abc
 grep -q 'not a CPU list' "$TMP/err" || fail "-C abc: no reason given"
 exit 0

@@ -40,9 +40,9 @@ START_TEST(test_cpus_threads)
 
 	ck_assert_msg(f != NULL, "%s", err.msg);
 	ck_assert(sample_filter__wants(f, &in, NULL));
-	ck_assert(!sample_filter__cpu_ok(f, &cpu5));
+	ck_assert(!sample_filter__time_cpu_ok(f, &cpu5));
 	ck_assert(sample_filter__thread_ok(f, &cpu5, NULL));
-	ck_assert(sample_filter__cpu_ok(f, &pid30));
+	ck_assert(sample_filter__time_cpu_ok(f, &pid30));
 	ck_assert(!sample_filter__thread_ok(f, &pid30, NULL));	/* its pid is not listed */
 	ck_assert(!sample_filter__by_comm(f));
 	sample_filter__delete(f);
@@ -101,6 +101,47 @@ START_TEST(test_bad_lists)
 }
 END_TEST
 
+/* --time as perf_time__parse_str(): seconds to the nanosecond, either bound left out */
+START_TEST(test_time)
+{
+	static const struct {
+		const char *range;
+		uint64_t t;
+		bool in;
+	} c[] = {
+		{ "10,20", 9999999999ull, false },	{ "10,20", 10000000000ull, true },
+		{ "10,20", 20000000000ull, true },	{ "10,20", 20000000001ull, false },
+		{ "10.5,", 10499999999ull, false },	{ "10.5,", 99000000000ull, true },
+		{ ",0.000000002", 2, true },		{ ",0.000000002", 3, false },
+		{ "1.123456789,1.123456789", 1123456789ull, true },
+		{ "10,20", 0, true },			/* no time: kept, as perf */
+	};
+	const char *bad[] = { "x", "10,x", "20,10", "1.1234567891,", "5%", "1,2 3,4" };
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct sample_filter_opts o = { .time = c[i].range };
+		struct stream_sample s = { .time = c[i].t };
+		struct errbuf err = { "" };
+		int ret;
+		struct sample_filter *f = sample_filter__new(&o, &ret, &err);
+
+		ck_assert_msg(f != NULL, "%s: %s", c[i].range, err.msg);
+		ck_assert_msg(sample_filter__time_cpu_ok(f, &s) == c[i].in, "%s at %llu",
+			      c[i].range, (unsigned long long)c[i].t);
+		sample_filter__delete(f);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct sample_filter_opts o = { .time = bad[i] };
+		struct errbuf err = { "" };
+		int ret = 0;
+
+		ck_assert_ptr_null(sample_filter__new(&o, &ret, &err));
+		ck_assert_msg(ret == -EINVAL && strstr(err.msg, "--time"), "%s", bad[i]);
+	}
+}
+END_TEST
+
 /* -C on a stream without the CPU in its samples: refused, as perf refuses it */
 START_TEST(test_check_cpu)
 {
@@ -132,6 +173,7 @@ int main(void)
 	tcase_add_test(tc, test_cpus_threads);
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_bad_lists);
+	tcase_add_test(tc, test_time);
 	tcase_add_test(tc, test_check_cpu);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -109,8 +109,8 @@ struct report_col {
 /* the hists and the tables by label, with the lost samples' line, as perf report --stdio */
 int report__print_tables(struct report *r, const struct stream_stats *st);
 /* "# Samples: 191  of events 'NAME'" (K, M, G past 1000, as perf) and the event count */
-void report__print_count(FILE *out, uint64_t nr_samples, uint64_t period, bool plural,
-			 const char *name);
+void report__print_count(const struct report *r, uint64_t nr_samples, uint64_t period,
+			 bool plural, const char *name);
 /* the name in the count line of event @idx: with @group and @idx a leader, its group's */
 const char *report__event_desc(const struct report *r, size_t idx, bool group, char *buf,
 			       size_t size);

@@ -15,9 +15,10 @@
 #define PCT_WIDTH 8	/* perf's Overhead, Children and Self columns, per member */
 #define NR_WIDTH 12	/* perf's Samples */
 
-void report__print_count(FILE *out, uint64_t nr_samples, uint64_t period, bool plural,
-			 const char *name)
+void report__print_count(const struct report *r, uint64_t nr_samples, uint64_t period,
+			 bool plural, const char *name)
 {
+	FILE *out = r->out;
 	double v = (double)nr_samples;
 	char unit = ' ';
 	const char *u;
@@ -27,8 +28,11 @@ void report__print_count(FILE *out, uint64_t nr_samples, uint64_t period, bool p
 		v /= 1000.0;
 		unit = *u;
 	}
-	fprintf(out, "# Samples: %llu%c of event%s '%s'\n", (unsigned long long)v, unit,
-	       plural ? "s" : "", name);
+	fprintf(out, "# Samples: %llu%c of event%s '%s'", (unsigned long long)v, unit,
+		plural ? "s" : "", name);
+	if (r->o->filter.time)
+		fprintf(out, " (time slices: %s)", r->o->filter.time);
+	fputc('\n', out);
 	fprintf(out, "# Event count (approx.): %llu\n#\n", (unsigned long long)period);
 }
 
@@ -238,7 +242,7 @@ static int print_hist(struct report *r, size_t idx, size_t n)
 		all_s += ts[m];
 	}
 	if (!o->sep) {
-		report__print_count(r->out, all_s, all_p, r->groups[idx].nr_members > 1,
+		report__print_count(r, all_s, all_p, r->groups[idx].nr_members > 1,
 				    report__event_desc(r, idx, n > 1, desc, sizeof(desc)));
 		kc = nc = report__share_cols(r, c, n, false);
 		for (j = 0; j < o->nr_sorts; j++)

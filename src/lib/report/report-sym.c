@@ -837,7 +837,7 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 			w[j] = fl[j] > w[j] ? fl[j] : w[j];
 	}
 	if (!o->sep) {
-		report__print_count(r->out, all_s, all_p, r->groups[idx].nr_members > 1,
+		report__print_count(r, all_s, all_p, r->groups[idx].nr_members > 1,
 				    report__event_desc(r, idx, n > 1, desc, sizeof(desc)));
 		nc = report__share_cols(r, c, n, children);
 		for (j = 0; j < o->sym.nr_keys; j++)

@@ -100,8 +100,8 @@ static int rep_one_sample(void *ctx, const struct stream_sample *s)
 
 	if (!s->evsel || (size_t)s->evsel->idx >= r->nr)
 		return 0;
-	if (!sample_filter__cpu_ok(r->filter, s))
-		return 0;	/* -C: counted nowhere, as perf's */
+	if (!sample_filter__time_cpu_ok(r->filter, s))
+		return 0;	/* --time, -C: counted nowhere, as perf's */
 	if (r->kagg && (s->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
 		return report__kagg_sample(r, s);
 	r->nr_samples[s->evsel->idx]++;

@@ -16,9 +16,46 @@ struct filter_list {
 };
 
 struct sample_filter {
+	uint64_t start, end;		/* --time, ns; 0: no bound */
 	struct perf_cpu_map *cpus;	/* NULL: any CPU */
 	struct filter_list pids, tids, comms, dsos, symbols;
 };
+
+/* perf's parse_nsec_time(): SECONDS[.FRACTION] (nine digits at most) in ns; -EINVAL */
+static int parse_time(const char *str, size_t len, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0;
+	size_t i = 0, digits = 0;
+
+	if (!len)
+		return 0;	/* no bound */
+	for (; i < len && str[i] >= '0' && str[i] <= '9'; i++)
+		sec = sec * 10 + (uint64_t)(str[i] - '0');
+	if (!i || sec > UINT64_MAX / 1000000000u)
+		return -EINVAL;
+	if (i < len && str[i] == '.')
+		for (i++; i < len && str[i] >= '0' && str[i] <= '9' && digits < 9; i++, digits++)
+			frac = frac * 10 + (uint64_t)(str[i] - '0');
+	if (i != len)
+		return -EINVAL;
+	for (; digits < 9; digits++)
+		frac *= 10;
+	*ns = sec * 1000000000u + frac;
+	return 0;
+}
+
+/* --time START,STOP (perf_time__parse_str()): one range, a STOP not before START */
+static int parse_range(struct sample_filter *f, const char *str)
+{
+	const char *comma = strchr(str, ',');
+	size_t n = comma ? (size_t)(comma - str) : strlen(str);
+
+	if (parse_time(str, n, &f->start) ||
+	    (comma && parse_time(comma + 1, strlen(comma + 1), &f->end)) ||
+	    (f->end && f->end < f->start))
+		return -EINVAL;
+	return 0;
+}
 
 /* @str split at commas into @l, as numbers too where @numbers: 0, -EINVAL, -ENOMEM */
 static int list_parse(struct filter_list *l, const char *str, bool numbers)
@@ -81,14 +118,18 @@ struct sample_filter *sample_filter__new(const struct sample_filter_opts *o, int
 	struct sample_filter *f;
 
 	*ret = 0;
-	if (!o->cpus && !o->pids && !o->tids && !o->comms && !o->dsos && !o->symbols)
+	if (!o->time && !o->cpus && !o->pids && !o->tids && !o->comms && !o->dsos && !o->symbols)
 		return NULL;
 	f = calloc(1, sizeof(*f));
 	if (!f) {
 		*ret = err__set(err, -ENOMEM, "out of memory");
 		return NULL;
 	}
-	if (o->cpus && !(f->cpus = perf_cpu_map__new(o->cpus))) {
+	if (o->time && parse_range(f, o->time)) {
+		*ret = err__set(err, -EINVAL, "--time: '%s' is not START,STOP in seconds (either "
+				"left out; one range: perf's percentages and lists are not taken)",
+				o->time);
+	} else if (o->cpus && !(f->cpus = perf_cpu_map__new(o->cpus))) {
 		*ret = err__set(err, -EINVAL, "-C: '%s' is not a CPU list (0-3,6)", o->cpus);
 	} else if ((*ret = list_parse(&f->pids, o->pids, true))) {
 		err__set(err, *ret, "--pid: '%s' is not a list of numbers (1,2)", o->pids);
@@ -142,9 +183,15 @@ bool sample_filter__by_comm(const struct sample_filter *f)
 	return f && f->comms.n;
 }
 
-bool sample_filter__cpu_ok(const struct sample_filter *f, const struct stream_sample *s)
+bool sample_filter__time_cpu_ok(const struct sample_filter *f, const struct stream_sample *s)
 {
-	return !f || !f->cpus || perf_cpu_map__has(f->cpus, (struct perf_cpu){ .cpu = (int)s->cpu });
+	if (!f)
+		return true;
+	/* perf_time__skip_sample(): a sample without a time is kept */
+	if (s->time && s->time != ~0ULL &&
+	    ((f->start && s->time < f->start) || (f->end && s->time > f->end)))
+		return false;
+	return !f->cpus || perf_cpu_map__has(f->cpus, (struct perf_cpu){ .cpu = (int)s->cpu });
 }
 
 const char *sample_filter__only(const struct sample_filter *f, enum sample_filter_names which)
@@ -177,7 +224,7 @@ bool sample_filter__place_ok(const struct sample_filter *f, const char *dso, con
 bool sample_filter__wants(const struct sample_filter *f, const struct stream_sample *s,
 			  const char *comm)
 {
-	return sample_filter__cpu_ok(f, s) && sample_filter__thread_ok(f, s, comm);
+	return sample_filter__time_cpu_ok(f, s) && sample_filter__thread_ok(f, s, comm);
 }
 
 bool sample_filter__thread_ok(const struct sample_filter *f, const struct stream_sample *s,
