@@ -689,6 +689,21 @@ static void print_trace(struct script *s, const struct stream_sample *x)
 	out_str(trace_memo__print(s->memo, s->info->tep, &s->ts, &rec));
 }
 
+/* perf's --dsos and --symbols: the sampled address's map (short or recorded name; none
+ * without one) and symbol (machine__resolve()'s al->filtered) */
+static bool place_wanted(struct script *s, const struct stream_sample *x)
+{
+	struct sym_loc loc = { 0 };
+	struct taddr al;
+
+	find(s, x, x->misc, x->ip, &al);
+	if (al.map)
+		symbols__resolve(s->syms, x->pid, x->ip, x->misc & PERF_RECORD_MISC_CPUMODE_MASK, 0,
+				 &loc);
+	return sample_filter__place_ok(s->filter, al.map ? al.map->dso : NULL,
+				       al.map ? al.map->path : NULL, loc.sym);
+}
+
 /* perf script's process_event(): the fields in its order */
 static int sc_sample(void *ctx, const struct stream_sample *x)
 {
@@ -703,7 +718,8 @@ static int sc_sample(void *ctx, const struct stream_sample *x)
 	s->nr_seen++;
 	if (threads__resolve(s->threads, x->pid, x->tid, x->misc, x->ip, &al))
 		return -ENOMEM;
-	if (!sample_filter__wants(s->filter, x, al.comm))
+	if (!sample_filter__wants(s->filter, x, al.comm) ||
+	    (sample_filter__by_place(s->filter) && !place_wanted(s, x)))
 		return 0;
 	print_start(s, x, al.comm, fields);
 	/* a period not sampled is the attr's (perf record -c leaves PERIOD out) */
@@ -858,7 +874,8 @@ static const char *const script_usage[] = {
 	"usage: schedlens script [-i FILE] [-F FIELDS] [--all] [--kallsyms FILE]",
 	"                        [--symfs DIR] [--vmlinux FILE] [--inline] [-G] [--ns]",
 	"                        [--reltime|--deltatime] [-C CPUS] [--pid PIDS]",
-	"                        [--tid TIDS] [--comms COMMS]",
+	"                        [--tid TIDS] [--comms COMMS] [--time START,STOP]",
+	"                        [--dsos DSOS] [-S SYMBOLS]",
 	NULL
 };
 
@@ -900,6 +917,10 @@ int cmd_script(int argc, char **argv)
 		OPT_FLAG(0, "reltime", &o.reltime, "times from the first sample's"),
 		OPT_FLAG(0, "deltatime", &o.deltatime, "times from the sample before's"),
 		CMD_SAMPLE_FILTER_OPTS(&o.filter),
+		OPT_STRING(0, "dsos", &o.filter.dsos, "DSOS",
+			   "samples in these DSOs only (a short or recorded name)"),
+		OPT_STRING('S', "symbols", &o.filter.symbols, "SYMBOLS",
+			   "samples in these functions only"),
 		OPT_END(),
 	};
 	const struct cmd_options cmd = { "schedlens script", script_usage, opts,

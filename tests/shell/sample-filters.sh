@@ -3,7 +3,8 @@
 # perf's sample filters and script's time options, as perf 6.1 has them. Both: --time
 # START,STOP (the samples of that window only; report says "(time slices: ...)"). script: --ns (nine
 # decimals), --reltime (from the first sample), --deltatime (from the one before), -G (no
-# callchain), -C CPUS, --pid, --tid and --comms (the samples of those only). report: -C (a
+# callchain), -C CPUS, --pid, --tid, --comms, --dsos and -S (the samples of those only),
+# each the whole output against perf script's. report: -C (a
 # sample of another CPU counts nowhere), --pid, --tid and --comms (one of another thread
 # counts in the totals alone: perf's --percentage absolute; with one name the comm column
 # is a "# comm: NAME" line), --dsos and --symbols (the rows of those places, their call
@@ -46,6 +47,9 @@ same --pid "$pid" -F pid,tid,time
 awk -v p="$pid" '{ split($1, a, "/") } a[1] != p { bad = 1 } END { exit bad }' "$TMP/out" || fail "--pid: other processes"
 same --tid "$tid",1 -F tid,time
 same --comms nosuchcomm,ds -F comm,tid,time
+same --dsos "ds,[kernel.kallsyms]" -F comm,tid,ip,sym,dso
+same -S inner,nosuchfunction
+grep -q 'inner' "$TMP/out" || fail "-S inner: no sample in inner"
 # --time: a window in the middle of the recording (first sample + 0.05 s to + 0.15 s), and
 # one from the first nanosecond after the first sample on
 read -r t0 < <(perf script -i "$TMP/g.data" -F time --ns 2>/dev/null | tr -d ' :')
