@@ -55,6 +55,7 @@ struct report_opts {
 	bool ordered;			/* no kernel samples outside time order (report-kagg.c) */
 	double percent_limit;
 	struct sample_filter_opts filter;	/* -C, --pid, --tid, --comms */
+	bool relative;			/* --percentage relative: shares of the samples kept */
 };
 
 /*

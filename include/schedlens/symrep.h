@@ -49,9 +49,11 @@ struct symrep_config {
 	int inlines;		/* enum symrep_inline (an OPTION_SET value) */
 	struct focus *focus;	/* the caller's; NULL: none */
 	size_t nr_events;
-	/* rows by label of the samples whose frame @self this says yes to (the rest in the
-	 * totals alone: report's --dsos, --symbols); NULL: all */
-	bool (*wants)(void *ctx, const struct sym_loc *self);
+	/* rows by label of the samples whose frame @self this says yes to (report's --dsos,
+	 * --symbols): asked once a sample, or once a place for @nr samples of event @idx and
+	 * @period in all where rows are counted by place; NULL: all */
+	bool (*wants)(void *ctx, const struct sym_loc *self, size_t idx, uint64_t nr,
+		      uint64_t period);
 	void *wants_ctx;
 };
 

@@ -95,6 +95,15 @@ static int opt_graph(const struct option *opt, const char *arg, struct errbuf *e
 	return 0;
 }
 
+/* --percentage absolute|relative (perf's: the shares of filtered tables) */
+static int opt_percentage(const struct option *opt, const char *arg, struct errbuf *err)
+{
+	if (strcmp(arg, "absolute") && strcmp(arg, "relative"))
+		return err__set(err, -EINVAL, "expected absolute or relative");
+	*(bool *)opt->data = !strcmp(arg, "relative");
+	return 0;
+}
+
 /* --group, --no-group: the entry's set */
 static int opt_group(const struct option *opt, const char *arg, struct errbuf *err)
 {
@@ -145,6 +154,10 @@ int cmd_report(int argc, char **argv)
 			   "[kernel.kallsyms]; a short or recorded name)"),
 		OPT_STRING('S', "symbols", &o.filter.symbols, "SYMBOLS",
 			   "rows of samples in these functions only"),
+		OPT_CALLBACK(0, "percentage", &o.relative, opt_percentage, "HOW",
+			     "shares of a filtered table (--pid, --tid, --comms,\n"
+			     "--dsos, --symbols): of all samples (absolute, the\n"
+			     "default, as perf) or of those shown (relative)"),
 		OPT_FLAG(0, "ordered", &o.ordered,
 			 "every sample in time order (by default, with sort keys\n"
 			 "sym and dso only, kernel samples are counted as read;\n"

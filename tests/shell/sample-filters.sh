@@ -79,9 +79,10 @@ table --no-children -g none --sort comm,pid,dso --comms ds,nosuchcomm
 table --no-children -g none --sort dso,sym -C "$cpu"
 table --no-children -g none --sort comm,dso,sym --time "$win"
 grep -q "(time slices: $win)" "$TMP/ours" || fail "--time: no '(time slices: ...)'"
-table --children -g none --sort comm,dso,sym --time "$win" -C "$cpu"
+table --children -g none --sort comm,dso,sym --time "$win"
 table --children -g none --sort pid,dso,sym --tid "$tid"
-table --no-children -g caller --sort pid,sym --pid "$pid"
+# (the user frames alone: branches of equal shares among kernel frames come in any order)
+table --no-children -g caller --sort pid,sym --pid "$pid" --dsos ds
 # --dsos and --symbols: the rows of those places (a DSO by its short or recorded name)
 table --no-children -g none --sort dso,sym --dsos ds
 grep -q '^# dso: ds$' "$TMP/ours" || fail "--dsos ds: no '# dso: ds' line"
@@ -89,6 +90,10 @@ table --no-children -g none --sort comm,dso,sym --dsos "[kernel.kallsyms],$TMP/d
 table --no-children -g none --sort comm,dso,sym --symbols inner,nosuchfunction
 table --no-children -g caller --sort dso,sym --dsos ds
 table --no-children -g callee --sort comm,dso,sym --symbols inner,main
+# --percentage relative: the shares of what is shown (perf's graph: of all, hidden by it)
+table --no-children -g none --sort comm,pid,dso --comms ds,nosuchcomm --percentage relative
+table --no-children -g caller --sort comm,dso,sym --dsos ds --percentage relative
+expect_rc 2 "$SCHEDLENS" report -i "$TMP/g.data" --percentage most
 expect_rc 2 "$SCHEDLENS" report -i "$TMP/g.data" --children --dsos ds
 grep -q 'self rows only' "$TMP/err" || fail "--dsos with --children: no reason given"
 

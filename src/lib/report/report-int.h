@@ -42,6 +42,7 @@ struct report {
 	struct hist **hists;		/* one per event */
 	uint64_t *lost;			/* LOST_SAMPLES per event */
 	uint64_t *nr_samples, *period;	/* per event */
+	uint64_t *period_out;		/* per event: --percentage relative's left out */
 	bool need_comm;			/* rows by label: the comm is a key or folded stacks */
 	bool children;			/* --children, where the file has callchains */
 	bool labels;			/* rows by label (symrep's), not the hists */
@@ -74,6 +75,10 @@ static inline const char *report__elided(const struct report *r, int key)
 {
 	return key >= 0 && key <= SYMREP_SYM ? r->elide[key] : NULL;
 }
+
+/* report.c: @nr samples of event @idx, @period in all, that a filter left out of the rows:
+ * out of the totals too with --percentage relative */
+void report__unfiltered_out(struct report *r, size_t idx, uint64_t nr, uint64_t period);
 
 /* report.c: where @s landed, into hist key @k; symrep (if any) counts it */
 int report__place(struct report *r, const struct stream_sample *s, struct hist_key *k);

@@ -17,13 +17,16 @@
 #define REPORT_FOCUS_LINES 3
 
 /* report's --dsos and --symbols for rows by label: the frame each sample is a row of */
-static bool label_wanted(void *ctx, const struct sym_loc *self)
+static bool label_wanted(void *ctx, const struct sym_loc *self, size_t idx, uint64_t nr,
+			 uint64_t period)
 {
-	const struct report *r = ctx;
+	struct report *r = ctx;
 
-	return sample_filter__place_ok(r->filter, self->dso ? symrep__dso(self) : NULL,
-				       self->dso && !self->kernel ? self->dso_name : NULL,
-				       self->sym);
+	if (sample_filter__place_ok(r->filter, self->dso ? symrep__dso(self) : NULL,
+				    self->dso && !self->kernel ? self->dso_name : NULL, self->sym))
+		return true;
+	report__unfiltered_out(r, idx, nr, period);
+	return false;
 }
 
 int report__sym_begin(struct report *r, const struct stream_info *info)
@@ -59,7 +62,7 @@ int report__sym_begin(struct report *r, const struct stream_info *info)
 	for (i = 0; i < sc.nr_keys; i++)
 		sc.labels |= sc.keys[i] == SYMREP_SRCLINE;
 	r->labels = sc.labels;
-	if (sample_filter__by_place(r->filter)) {
+	if (sample_filter__by_place(r->filter) && r->labels) {	/* (hist rows: report.c) */
 		sc.wants = label_wanted;
 		sc.wants_ctx = r;
 	}
@@ -401,10 +404,12 @@ static size_t graph_children(struct gtree *t, const struct gnode *n, int depth, 
  * A single first node holding all of the entry's period is printed without its share after
  * "---"; sorted by symbol first, its first frame (the entry itself) is left out.
  */
-static int print_graph(FILE *out, const struct gnode *root, uint64_t total, uint64_t parent,
-		       bool skip_first)
+static int print_graph(FILE *out, const struct gnode *root, uint64_t total, uint64_t shown,
+		       uint64_t parent, bool skip_first)
 {
-	struct gtree t = { .total = total, .min_hit = (uint64_t)(total * 0.005), .out = out };
+	/* --percentage relative: perf hides branches by the period shown, prints the shares
+	 * of all of it (@total) */
+	struct gtree t = { .total = total, .min_hit = (uint64_t)(shown * 0.005), .out = out };
 	const struct gnode **kids, *f, *end;
 	size_t nr, lines = 0;
 	int left = 0;
@@ -745,8 +750,8 @@ out:
 	return ret;
 }
 
-static int print_paths(struct report *r, const struct row_paths *rp, size_t row, const char *label,
-		       uint64_t tp, uint64_t parent)
+static int print_paths(struct report *r, size_t idx, const struct row_paths *rp, size_t row,
+		       const char *label, uint64_t tp, uint64_t parent)
 {
 	size_t len = strlen(label), i;
 	struct gnode root = { 0 };
@@ -757,7 +762,8 @@ static int print_paths(struct report *r, const struct row_paths *rp, size_t row,
 		ret = gnode__add(&root, &x, rp->p[i]->key + len + 1, rp->p[i]->period);
 	free(x.tab);
 	if (!ret)
-		ret = print_graph(r->out, &root, tp, parent,
+		ret = print_graph(r->out, &root, tp + (r->period_out ? r->period_out[idx] : 0), tp,
+				  parent,
 				  r->o->sym.nr_keys && r->o->sym.keys[0] == SYMREP_SYM);
 	gnode__delete(root.child);
 	return ret;
@@ -869,7 +875,7 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 		}
 		fputc('\n', r->out);
 		if (paths.p && !ret)
-			ret = print_paths(r, &paths, i, e->key, tp[0], e->period[0]);
+			ret = print_paths(r, idx, &paths, i, e->key, tp[0], e->period[0]);
 	}
 	if (!o->sep)
 		fprintf(r->out, "\n\n");

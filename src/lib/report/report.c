@@ -30,7 +30,8 @@ static int rep_begin(void *ctx, const struct stream_info *info)
 	r->lost = calloc(r->nr ?: 1, sizeof(*r->lost));
 	r->nr_samples = calloc(r->nr ?: 1, sizeof(*r->nr_samples));
 	r->period = calloc(r->nr ?: 1, sizeof(*r->period));
-	if (!r->hists || !r->lost || !r->nr_samples || !r->period)
+	r->period_out = calloc(r->nr ?: 1, sizeof(*r->period_out));
+	if (!r->hists || !r->lost || !r->nr_samples || !r->period || !r->period_out)
 		return -ENOMEM;
 	for (i = 0; i < r->nr; i++) {
 		r->hists[i] = hist__new(r->o->sorts, r->o->nr_sorts);
@@ -65,6 +66,15 @@ int report__place(struct report *r, const struct stream_sample *s, struct hist_k
 				.addr = al.addr, .level = al.level, .pid = s->pid, .tid = s->tid,
 				.cpu = s->cpu };
 	return r->symrep ? report__sym_sample(r, s, &al, k) : 0;
+}
+
+void report__unfiltered_out(struct report *r, size_t idx, uint64_t nr, uint64_t period)
+{
+	if (!r->o->relative || idx >= r->nr)
+		return;
+	r->nr_samples[idx] -= nr;
+	r->period[idx] -= period;
+	r->period_out[idx] += period;
 }
 
 /* perf's --pid, --tid and --comms (the thread's name at the sample) */
@@ -106,8 +116,10 @@ static int rep_one_sample(void *ctx, const struct stream_sample *s)
 		return report__kagg_sample(r, s);
 	r->nr_samples[s->evsel->idx]++;
 	r->period[s->evsel->idx] += s->period;
-	if (r->filter && !thread_wanted(r, s))
-		return 0;	/* in the totals, in no row: perf's --percentage absolute */
+	if (r->filter && !thread_wanted(r, s)) {	/* in no row; in the totals, perf's */
+		report__unfiltered_out(r, s->evsel->idx, 1, s->period);	/* default */
+		return 0;
+	}
 	if (r->symrep && r->labels)	/* rows by label: the hists are not shown */
 		return report__label_sample(r, s);
 	if (r->memo) {
@@ -124,8 +136,10 @@ static int rep_one_sample(void *ctx, const struct stream_sample *s)
 	ret = report__place(r, s, &k);
 	if (ret)
 		return ret;
-	if (sample_filter__by_place(r->filter) && !place_wanted(r, s, &k))
-		return 0;	/* in the totals alone, as the thread filters */
+	if (sample_filter__by_place(r->filter) && !place_wanted(r, s, &k)) {
+		report__unfiltered_out(r, s->evsel->idx, 1, s->period);
+		return 0;	/* as the thread filters */
+	}
 	if (!m)
 		return hist__add(r->hists[s->evsel->idx], &k, s->period);
 	ret = hist__add_idx(r->hists[s->evsel->idx], &k, s->period, &m->idx);
@@ -263,6 +277,7 @@ void report__delete(struct report *r)
 	free(r->lost);
 	free(r->nr_samples);
 	free(r->period);
+	free(r->period_out);
 	free(r->memo);
 	free(r->groups);
 	sample_read__delete(r->sread);

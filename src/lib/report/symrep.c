@@ -1145,7 +1145,8 @@ static int finish_place(struct symrep *r, struct symrep_addr **v, size_t n, uint
 			r->skid_sym = loc.sym;
 		}
 	}
-	if (e->idx == UINT32_MAX || (r->cfg.wants && !r->cfg.wants(r->cfg.wants_ctx, &loc)))
+	if (e->idx == UINT32_MAX ||
+	    (r->cfg.wants && !r->cfg.wants(r->cfg.wants_ctx, &loc, e->idx, samples, period)))
 		return 0;	/* (not asked for: in the totals alone) */
 	label(r, &loc, e->tid, e->cpu, e->comm, r->label, sizeof(r->label));
 	return sym_stacks__add_n(r->self[e->idx], r->label, samples, period);
@@ -1352,7 +1353,7 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 		}
 	}
 	*self = &r->frames[0];
-	if (r->cfg.wants && !r->cfg.wants(r->cfg.wants_ctx, &r->frames[0]))
+	if (r->cfg.wants && !r->cfg.wants(r->cfg.wants_ctx, &r->frames[0], idx, 1, s->period))
 		return 0;	/* in the totals alone */
 	if (!r->cfg.focus && !r->folded && !(r->cfg.labels && idx < r->cfg.nr_events))
 		return 0;	/* a row of a flat report: its frame 0 is all it needs */
