@@ -20,8 +20,8 @@ expect_rc 0 "$SCHEDLENS" record -e cpu-clock -c 200000 -o "$TMP/n.data" -- "$TMP
 export SCHEDLENS_NO_CACHE=1
 
 # the rows and call-graph lines as a set, the graph's without their tree drawing (branches
-# of equal shares may come in another order)
-rows() { grep -v '^#' | grep -v '^$' | sed 's/ *$//; s/^ *[ |-]*\([0-9.]*%--\)/\1/; /^ *[ |]*[^ |0-9-]/s/^[ |]*//' | sort; }
+# of equal shares may come in another order: lines of '|' alone left out)
+rows() { grep -v '^#' | grep -v '^$' | sed 's/ *$//; /^[ |]*$/d; s/^ *[ |-]*\([0-9.]*%--\)/\1/; /^ *[ |]*[^ |0-9-]/s/^[ |]*//' | sort; }
 # the column heads: the line above the dots
 heads() { grep -B1 '^# \.\.\.' | grep -v '^# \.' | sed 's/ *$//'; }
 # compare FILE ARGS...: schedlens's rows and column heads against perf's
