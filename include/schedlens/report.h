@@ -42,6 +42,7 @@ struct report_opts {
 	const char *input;
 	enum report_group group;
 	bool show_nr;			/* -n: perf's Samples column, the count of each row */
+	bool show_period;		/* --show-total-period: perf's Period column */
 	bool no_skip_empty;		/* tables of events without samples too */
 	bool header, stats;
 	bool show_info;			/* -I: the topology features in full, as perf -I */

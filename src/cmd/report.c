@@ -133,6 +133,9 @@ int cmd_report(int argc, char **argv)
 			   "one line per entry: event, %period, %samples, keys"),
 		OPT_FLAG('n', "show-nr-samples", &o.show_nr,
 			 "a Samples column: each entry's count"),
+		OPT_FLAG(0, "show-total-period", &o.show_period,
+			 "a Period column: each row's period (with --children\n"
+			 "its own, as perf)"),
 		OPT_FLAG(0, "stdio", &stdio, "the text tables (the only interface: perf's default\n"
 			 "where there is no TUI)"),
 		{ .kind = OPTION_CALLBACK, .long_name = "group", .data = &o.group,

@@ -3,7 +3,8 @@
 # --children by keys other than the symbol, as perf 6.1 reports them: a sample counts once
 # in each row its callchain passes through (perf's he_cache, by the sort keys), so a DSO's
 # or a thread's children share is at most 100%; the pid key is perf's thread ("TID:COMM",
-# the comm it has at the end), the cpu three digits. A file without callchains has no
+# the comm it has at the end), the cpu three digits; --show-total-period's Period column is
+# the row's own period. A file without callchains has no
 # children column: perf drops --children there. Compared with perf report on the same files
 # (rows and graph lines as sets: perf may order equal shares otherwise; the column heads
 # line for line). -g on a file without callchains is refused, as perf refuses it.
@@ -49,6 +50,10 @@ compare "$TMP/g.data" --children -g none --sort pid
 [ "$(grep -c ':ds$' "$TMP/ours")" -ge 2 ] || fail "fewer than two TID:ds rows"
 compare "$TMP/g.data" --children -g none --sort comm
 compare "$TMP/g.data" --children -g none --sort cpu,dso
+# perf's Period column: each row's own period (0 in a row of callers alone)
+compare "$TMP/g.data" --children -g none --sort dso,sym --show-total-period -n
+grep -q '^ *[0-9.]*% *0\.00% *0 *0  ' "$TMP/ours" || fail "--show-total-period: no caller row of period 0"
+compare "$TMP/g.data" --no-children -g none --sort pid,dso --show-total-period
 compare "$TMP/g.data" --no-children -g caller --sort pid
 compare "$TMP/g.data" --children -g caller --sort dso
 compare "$TMP/n.data" --children -g none --sort pid

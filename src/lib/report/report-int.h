@@ -125,9 +125,10 @@ void report__print_head(FILE *out, const struct report_col *c, size_t n);
 size_t report__share_cols(const struct report *r, struct report_col *c, size_t nr_members,
 			  bool children);
 /* a row's share columns: the @nr_pct shares in @pct (Overhead, or Children and Self, each
- * @nr_members wide), with -n the @nr_members sample counts in @nr */
+ * @nr_members wide), with -n the @nr_members sample counts in @nr, with --show-total-period
+ * the periods in @period */
 void report__print_shares(const struct report *r, const double *pct, size_t nr_pct,
-			  const uint64_t *nr, size_t nr_members);
+			  const uint64_t *nr, const uint64_t *period, size_t nr_members);
 /* @len bytes of @s, then spaces to @width: a row's key without printf */
 void report__put_padded(FILE *out, const char *s, size_t len, size_t width);
 /* -t SEP: a row's event and its shares by period and by samples */

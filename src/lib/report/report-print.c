@@ -69,11 +69,13 @@ size_t report__share_cols(const struct report *r, struct report_col *c, size_t n
 		c[n++] = (struct report_col){ "Self", PCT_WIDTH * nr_members, true };
 	if (r->o->show_nr)
 		c[n++] = (struct report_col){ "Samples", NR_WIDTH * nr_members, true };
+	if (r->o->show_period)
+		c[n++] = (struct report_col){ "Period", NR_WIDTH * nr_members, true };
 	return n;
 }
 
 void report__print_shares(const struct report *r, const double *pct, size_t nr_pct,
-			  const uint64_t *nr, size_t nr_members)
+			  const uint64_t *nr, const uint64_t *period, size_t nr_members)
 {
 	char buf[64];
 	size_t i, n;
@@ -89,6 +91,8 @@ void report__print_shares(const struct report *r, const double *pct, size_t nr_p
 	}
 	for (i = 0; r->o->show_nr && i < nr_members; i++)
 		fprintf(r->out, "%s%*llu", i ? "" : "  ", NR_WIDTH, (unsigned long long)nr[i]);
+	for (i = 0; r->o->show_period && i < nr_members; i++)
+		fprintf(r->out, "%s%*llu", i ? "" : "  ", NR_WIDTH, (unsigned long long)period[i]);
 }
 
 void report__print_fields(const struct report *r, size_t idx, double period_pct,
@@ -264,7 +268,7 @@ static int print_hist(struct report *r, size_t idx, size_t n)
 			report__print_fields(r, idx, pct[0],
 					     ts[0] ? 100.0 * e.nr_samples[0] / ts[0] : 0);
 		else
-			report__print_shares(r, pct, n, e.nr_samples, n);
+			report__print_shares(r, pct, n, e.nr_samples, e.period, n);
 		for (j = 0; j < o->nr_sorts; j++) {
 			if (report__elided(r, (int)o->sorts[j]))
 				continue;

@@ -865,7 +865,7 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 		if (o->sep)
 			report__print_fields(r, idx, pct[0], sp);
 		else
-			report__print_shares(r, pct, children ? 2 * n : n, e->nr, n);
+			report__print_shares(r, pct, children ? 2 * n : n, e->nr, e->self, n);
 		nk = label_fields(r, e->key, f, fl, fb);
 		for (j = 0; j < nk; j++) {
 			if (j < o->sym.nr_keys && report__elided(r, o->sym.keys[j]))
