@@ -158,6 +158,9 @@ int symbols__cache_save(struct symbols *s);
  * (machine.c's add_callchain_ip(): "invalid callchain context"), as a corrupted one.
  */
 bool symbols__chain_ok(const struct stream_sample *smp);
+/* the same as far as perf's walk reads with --max-stack @max: the markers before the
+ * @max-th address */
+bool symbols__chain_ok_upto(const struct stream_sample *smp, size_t max);
 /*
  * Resolve the frames of @smp: frame 0 where it was taken, then its callchain (PERF_CONTEXT_*
  * markers switch the mode; the kernel's copy of the sample ip is skipped; the rest are return

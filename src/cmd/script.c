@@ -6,6 +6,7 @@
  * (script-fields.c), and with --all the other records too.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,7 @@ struct script_opts {
 	bool inline_frames;		/* --inline: inlined functions in every callchain entry */
 	bool no_demangle;
 	bool ns, reltime, deltatime;	/* --ns; times from the first sample or the last one */
+	long max_stack;			/* --max-stack: frames of a callchain printed */
 	struct sample_filter_opts filter;	/* -C, --pid, --tid, --comms */
 	struct script_fields fields;	/* perf's defaults and the -F given */
 };
@@ -582,10 +584,11 @@ static void print_callchain(struct script *s, const struct stream_sample *x)
 	uint16_t misc = x->misc & ~PERF_RECORD_MISC_CPUMODE_MASK;
 	uint16_t mode = x->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	uint64_t i, ips[MAX_UNWOUND];
+	long left = s->o->max_stack;	/* perf's --max-stack: the chain's, then the unwinding's */
 	size_t n;
 
 	out_c('\n');
-	if (!symbols__chain_ok(x))
+	if (!symbols__chain_ok_upto(x, (size_t)s->o->max_stack))
 		return;		/* perf discards a chain with a context it does not know */
 	for (i = 0; i < x->nr_callchain; i++) {
 		uint64_t ip = x->callchain[i];
@@ -597,12 +600,15 @@ static void print_callchain(struct script *s, const struct stream_sample *x)
 				mode = PERF_RECORD_MISC_USER;
 			continue;
 		}
+		if (left-- <= 0)
+			break;
 		print_addr(s, x, ip, misc | mode, true, s->o->inline_frames);
 		out_c('\n');
 	}
 	/* the user part of a --call-graph dwarf sample: unwound from its registers and stack,
 	 * through the maps and files the symbols read (the vDSO's image too) */
-	n = symbols__unwind(s->syms, x, ips, MAX_UNWOUND);
+	n = symbols__unwind(s->syms, x, ips,
+			    s->o->max_stack < MAX_UNWOUND ? (size_t)s->o->max_stack : MAX_UNWOUND);
 	for (i = 0; i < n; i++) {
 		print_addr(s, x, ips[i], misc | PERF_RECORD_MISC_USER, true, true);
 		out_c('\n');
@@ -742,7 +748,13 @@ static int sc_sample(void *ctx, const struct stream_sample *x)
 		out_fmt("%16llu", (unsigned long long)(st & PERF_SAMPLE_WEIGHT ? x->weight :
 						      (uint32_t)x->weight));
 	if (fields & SF_IP) {
-		if (s->f.use_callchain && (st & PERF_SAMPLE_CALLCHAIN)) {
+		/* perf's unwinding of a DWARF sample fails with --max-stack 0: no chain, the
+		 * ip on the line */
+		bool unwound = (st & PERF_SAMPLE_REGS_USER) && (st & PERF_SAMPLE_STACK_USER) &&
+			       x->user_regs_abi && x->user_stack_size;
+
+		if (s->f.use_callchain && (st & PERF_SAMPLE_CALLCHAIN) &&
+		    !(unwound && !s->o->max_stack)) {
 			print_callchain(s, x);
 		} else {
 			out_c(' ');
@@ -887,7 +899,7 @@ static int opt_fields(const struct option *opt, const char *arg, struct errbuf *
 
 int cmd_script(int argc, char **argv)
 {
-	struct script_opts o = { .input = "perf.data" };
+	struct script_opts o = { .input = "perf.data", .max_stack = MAX_UNWOUND };
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &o.input, "FILE",
 			   "perf.data file, '-' for stdin (default perf.data)"),
@@ -914,6 +926,8 @@ int cmd_script(int argc, char **argv)
 		OPT_FLAG_OFF('G', "hide-call-graph", &o.fields.use_callchain,
 			     "the sampled address alone, not the callchain"),
 		OPT_FLAG(0, "ns", &o.ns, "times in nanoseconds (9 decimals)"),
+		OPT_INT(0, "max-stack", &o.max_stack, 0, LONG_MAX, "N",
+			"callchain frames printed at most (default 127, as perf)"),
 		OPT_FLAG(0, "reltime", &o.reltime, "times from the first sample's"),
 		OPT_FLAG(0, "deltatime", &o.deltatime, "times from the sample before's"),
 		CMD_SAMPLE_FILTER_OPTS(&o.filter),

@@ -3,7 +3,7 @@
 # perf's sample filters and script's time options, as perf 6.1 has them. Both: --time
 # START,STOP (the samples of that window only; report says "(time slices: ...)"). script: --ns (nine
 # decimals), --reltime (from the first sample), --deltatime (from the one before), -G (no
-# callchain), -C CPUS, --pid, --tid, --comms, --dsos and -S (the samples of those only),
+# callchain), --max-stack N (the first N frames; a chain read that far only), -C CPUS, --pid, --tid, --comms, --dsos and -S (the samples of those only),
 # each the whole output against perf script's. report: -C (a
 # sample of another CPU counts nowhere), --pid, --tid and --comms (one of another thread
 # counts in the totals alone: perf's --percentage absolute; with one name the comm column
@@ -42,6 +42,8 @@ grep -q ' 0\.000000: ' "$TMP/out" || fail "--reltime: the first sample is not at
 same --deltatime --ns -F comm,tid,time,ip,sym
 same -G
 grep -q '^ *ds ' "$TMP/out" && [ "$(grep -c '^$' "$TMP/out")" -eq 0 ] || fail "-G: callchains printed"
+same --max-stack 2
+same --max-stack 0
 same -C "$cpu"
 same --pid "$pid" -F pid,tid,time
 awk -v p="$pid" '{ split($1, a, "/") } a[1] != p { bad = 1 } END { exit bad }' "$TMP/out" || fail "--pid: other processes"

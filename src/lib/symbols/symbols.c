@@ -506,11 +506,19 @@ static size_t chain_unwound(struct symbols *s, const struct stream_sample *smp,
 
 bool symbols__chain_ok(const struct stream_sample *smp)
 {
-	uint64_t i;
+	return symbols__chain_ok_upto(smp, SIZE_MAX);
+}
 
-	for (i = 0; i < smp->nr_callchain; i++) {
-		if (__builtin_expect(smp->callchain[i] < PERF_CONTEXT_MAX, 1))
+bool symbols__chain_ok_upto(const struct stream_sample *smp, size_t max)
+{
+	uint64_t i;
+	size_t n = 0;
+
+	for (i = 0; i < smp->nr_callchain && n < max; i++) {
+		if (__builtin_expect(smp->callchain[i] < PERF_CONTEXT_MAX, 1)) {
+			n++;
 			continue;
+		}
 		switch (smp->callchain[i]) {
 		case PERF_CONTEXT_HV:
 		case PERF_CONTEXT_KERNEL:
