@@ -75,6 +75,16 @@ static bool sample_reg(const struct stream_sample *s, int perf_reg, uint64_t *v)
 }
 
 /* the module of @addr, reported from its mapping the first time the walk reaches it */
+/*
+ * Whether a map's path is a file to read: the one its DSO was read from (relative where the
+ * input was: the recording's FILE.vdso beside a relative FILE, a relative --symfs), not a
+ * name such as "[vdso]" or "//anon"
+ */
+static bool is_file(const char *path)
+{
+	return path && path[0] && path[0] != '[' && strncmp(path, "//", 2);
+}
+
 static Dwfl_Module *report_module(struct walk *w, uint64_t addr)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(w->dwfl, addr);
@@ -82,7 +92,7 @@ static Dwfl_Module *report_module(struct walk *w, uint64_t addr)
 
 	if (mod)
 		return mod;
-	if (w->u->find_map(w->u->ctx, w->s->pid, addr, &m) || !m.path || m.path[0] != '/')
+	if (w->u->find_map(w->u->ctx, w->s->pid, addr, &m) || !is_file(m.path))
 		return NULL;
 	dwfl_report_begin_add(w->dwfl);
 	mod = dwfl_report_elf(w->dwfl, m.path, m.path, -1, m.start - m.pgoff, false);
@@ -113,7 +123,7 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 		memcpy(result, (const uint8_t *)w->s->user_stack + (addr - w->sp), 8);
 		return true;
 	}
-	if (w->u->find_map(w->u->ctx, w->s->pid, addr, &m) || !m.path || m.path[0] != '/' ||
+	if (w->u->find_map(w->u->ctx, w->s->pid, addr, &m) || !is_file(m.path) ||
 	    addr + 8 > m.end)
 		return false;
 	fd = open(m.path, O_RDONLY | O_CLOEXEC);
@@ -161,16 +171,21 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	Dwarf_Addr pc;
 	bool activation;
 
-	if (!dwfl_frame_pc(state, &pc, &activation) || !pc)
+	/*
+	 * The frame's module first: asked whether the frame is an activation, libdw unwinds it
+	 * to see if its caller is a signal frame, and that step needs the module's CFI (else it
+	 * falls back to the frame pointer: a vDSO sample's libc caller then had a garbage
+	 * caller when no walk had reported libc before). perf's frame_callback() does the same.
+	 */
+	if (!dwfl_frame_pc(state, &pc, NULL) || !pc)
+		return DWARF_CB_ABORT;
+	report_module(w, pc);
+	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
 	if (!activation)
 		pc--;	/* a return address: the call, as perf stores it */
 	w->ips[w->nr++] = pc;
-	if (w->nr == w->max)
-		return DWARF_CB_ABORT;
-	/* the caller's CFI is needed for the next step */
-	report_module(w, pc);
-	return DWARF_CB_OK;
+	return w->nr == w->max ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
 /*
