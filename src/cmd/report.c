@@ -115,7 +115,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { .input = "perf.data" };
 	const char *sort = "comm,dso,sym";
-	bool stdio = false;
+	bool stdio = false, inverted = false;
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &o.input, "FILE",
 			   "perf.data file, '-' for stdin (default perf.data)"),
@@ -186,6 +186,7 @@ int cmd_report(int argc, char **argv)
 		OPT_CALLBACK('g', "call-graph", &o.sym.graph, opt_graph, "M",
 			     "caller, callee or none: perf's call-graph tree under each\n"
 			     "entry (graph,0.5: shares of the total, below 0.5% hidden)"),
+		OPT_FLAG('G', "inverted", &inverted, "perf's alias of -g caller"),
 		OPT_SET(0, "inline", &o.sym.inlines, SYMREP_INLINE_ALL,
 			"callchains show the functions inlined at every frame with\n"
 			"DWARF lines, the kernel's with --vmlinux (default: those of\n"
@@ -208,6 +209,8 @@ int cmd_report(int argc, char **argv)
 
 	if (cmd_options__parse(&cmd, argc, argv, &c) < 0)
 		return c;
+	if (inverted)
+		o.sym.graph = SYMREP_GRAPH_CALLER;
 	if (report__set_sort(&o, sort, &err))
 		return cmd_options__error(&cmd, "%s", err.msg);
 	/* the place filters take each sample's own row: with --children perf's entries of the

@@ -56,6 +56,7 @@ grep -q '^ *[0-9.]*% *0\.00% *0 *0  ' "$TMP/ours" || fail "--show-total-period: 
 compare "$TMP/g.data" --no-children -g none --sort pid,dso --show-total-period
 compare "$TMP/g.data" --no-children -g caller --sort pid
 compare "$TMP/g.data" --children -g caller --sort dso
+compare "$TMP/g.data" --no-children -G --sort dso,sym	# perf's alias of -g caller
 compare "$TMP/n.data" --children -g none --sort pid
 grep -q 'Children' "$TMP/ours.h" && fail "a children column without callchains"
 expect_rc 1 "$SCHEDLENS" report -i "$TMP/n.data" -g caller
