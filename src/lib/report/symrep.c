@@ -721,16 +721,17 @@ static int add_path(struct symrep *r, struct sym_stacks *paths, const struct sym
 }
 
 /*
- * The frames call paths use: a DWARF-unwound user part of one frame is an unwind that failed
- * at its first step, and perf's libdw unwinder then reports no user frames at all.
+ * The frames call paths use: a --call-graph dwarf sample in user mode whose walk found no
+ * frame (no file behind its ip) has an empty chain in perf, so no path; a walk of one frame
+ * (a page fault at _start's first instruction) is a path of it, as perf's.
  */
 static size_t path_frames(const struct symrep *r, const struct stream_sample *s, size_t nf)
 {
 	if (!symbols__chain_ok(s))
 		return 0;	/* perf's callchain is then empty: no path */
 	if (s->evsel && s->evsel->attr.sample_type & PERF_SAMPLE_STACK_USER && nf &&
-	    !r->frames[nf - 1].kernel && (nf == 1 || r->frames[nf - 2].kernel))
-		nf--;
+	    !r->frames[nf - 1].kernel && !r->frames[nf - 1].unwound)
+		nf--;	/* a user sample no walk unwound: perf's chain is empty */
 	return nf;
 }
 

@@ -300,12 +300,9 @@ int unwinder__unwind(struct unwinder *u, const struct stream_sample *s, uint64_t
 	    !s->user_stack_size || !sample_reg(s, a64 ? A64_SP : R_SP, &w.sp) ||
 	    !sample_reg(s, a64 ? A64_PC : R_IP, &ip))
 		return 0;
-	/* no file behind the ip (JIT, vdso copy) or no CFI: the ip alone */
+	/* no file behind the ip (JIT, anonymous memory): no frame, as perf's unwinding, which
+	 * then reports none */
 	if (proc_get(u, &w, s->pid, gen, ip))
 		dwfl_getthread_frames(w.dwfl, s->pid ?: 1, frame_cb, &w);
-	if (!w.nr) {
-		ips[0] = ip;
-		w.nr = 1;
-	}
-	return w.nr;
+	return (int)w.nr;
 }
