@@ -41,10 +41,9 @@ struct script_opts {
 	bool no_demangle;
 	bool ns, reltime, deltatime;	/* --ns; times from the first sample or the last one */
 	long max_stack;			/* --max-stack: frames of a callchain printed */
-	struct sample_filter_opts filter;	/* -C, --pid, --tid, --comms */
+	struct sample_filter_opts filter;	/* --time, -C, --pid, ..., -S */
 	struct script_fields fields;	/* perf's defaults and the -F given */
 };
-
 
 /* a kernel module's name as perf prints it (kmod_name()), decided at its first map */
 struct kmod_name {
@@ -78,7 +77,6 @@ struct script {
 	struct sample_filter *filter;	/* NULL: every sample printed */
 	uint64_t first_time, last_time;	/* --reltime's and --deltatime's */
 };
-
 
 static char *resolve_fn(void *priv, unsigned long long *addrp, char **modp)
 {

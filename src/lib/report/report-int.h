@@ -80,8 +80,10 @@ static inline const char *report__elided(const struct report *r, int key)
  * out of the totals too with --percentage relative */
 void report__unfiltered_out(struct report *r, size_t idx, uint64_t nr, uint64_t period);
 
-/* report.c: where @s landed, into hist key @k; symrep (if any) counts it */
-int report__place(struct report *r, const struct stream_sample *s, struct hist_key *k);
+/* report.c: where @s landed, into hist key @k (its map into *@map unless NULL); symrep (if
+ * any) counts it */
+int report__place(struct report *r, const struct stream_sample *s, struct hist_key *k,
+		  const struct tmap **map);
 
 /* report-sym.c */
 int report__sym_begin(struct report *r, const struct stream_info *info);

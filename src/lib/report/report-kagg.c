@@ -155,7 +155,7 @@ static int add_place(struct report *r, const struct kagg_place *p)
 	r->nr_samples[idx] += p->nr;
 	r->period[idx] += p->period;
 	/* one sample of all the period (no callchain), then the others */
-	ret = report__place(r, &s, &k);
+	ret = report__place(r, &s, &k, NULL);
 	if (ret)
 		return ret;
 	if (r->symrep)

@@ -249,12 +249,14 @@ static int print_hist(struct report *r, size_t idx, size_t n)
 		report__print_count(r, all_s, all_p, r->groups[idx].nr_members > 1,
 				    report__event_desc(r, idx, n > 1, desc, sizeof(desc)));
 		kc = nc = report__share_cols(r, c, n, false);
-		for (j = 0; j < o->nr_sorts; j++)
+		for (j = 0; j < o->nr_sorts; j++) {
+			const char *t = key_title(o->sorts[j]);
+
+			/* an elided key's column: no title, left out */
 			c[nc++] = report__elided(r, (int)o->sorts[j]) ?
-				(struct report_col){ NULL, 0, false } : (struct report_col){ key_title(o->sorts[j]),
-						       key_width(r, rows, o->sorts[j],
-								 key_title(o->sorts[j])),
-						       false };
+				(struct report_col){ NULL, 0, false } :
+				(struct report_col){ t, key_width(r, rows, o->sorts[j], t), false };
+		}
 		report__print_head(r->out, c, nc);
 	}
 	for (i = 0; i < hist_rows__nr(rows); i++) {

@@ -55,7 +55,8 @@ static int rep_begin(void *ctx, const struct stream_info *info)
 	return ret;
 }
 
-int report__place(struct report *r, const struct stream_sample *s, struct hist_key *k)
+int report__place(struct report *r, const struct stream_sample *s, struct hist_key *k,
+		  const struct tmap **map)
 {
 	struct taddr al;
 	int ret = threads__resolve(r->threads, s->pid, s->tid, s->misc, s->ip, &al);
@@ -65,7 +66,10 @@ int report__place(struct report *r, const struct stream_sample *s, struct hist_k
 	*k = (struct hist_key){ .comm = al.comm, .dso = al.map ? al.map->dso : r->unknown,
 				.addr = al.addr, .level = al.level, .pid = s->pid, .tid = s->tid,
 				.cpu = s->cpu };
-	return r->symrep ? report__sym_sample(r, s, &al, k) : 0;
+	ret = r->symrep ? report__sym_sample(r, s, &al, k) : 0;
+	if (map)
+		*map = al.map;	/* (the frame the skid rule moved to, if it did) */
+	return ret;
 }
 
 void report__unfiltered_out(struct report *r, size_t idx, uint64_t nr, uint64_t period)
@@ -88,15 +92,11 @@ static bool thread_wanted(struct report *r, const struct stream_sample *s)
 	return sample_filter__thread_ok(r->filter, s, al.comm);
 }
 
-/* perf's --dsos (the map's short or recorded name; none without a map) and --symbols */
-static bool place_wanted(struct report *r, const struct stream_sample *s,
+/* perf's --dsos (the map's short or recorded name; none without a map) and --symbols, of
+ * the place report__place() found */
+static bool place_wanted(const struct report *r, const struct tmap *map,
 			 const struct hist_key *k)
 {
-	struct taddr al = { 0 };
-	const struct tmap *map = NULL;
-
-	if (!threads__resolve(r->threads, s->pid, s->tid, s->misc, s->ip, &al))
-		map = al.map;
 	return sample_filter__place_ok(r->filter, map ? map->dso : NULL, map ? map->path : NULL,
 				       k->sym_name);
 }
@@ -106,6 +106,7 @@ static int rep_one_sample(void *ctx, const struct stream_sample *s)
 	struct report *r = ctx;
 	struct report_memo *m = NULL;
 	struct hist_key k = { 0 };
+	const struct tmap *map;
 	int ret;
 
 	if (!s->evsel || (size_t)s->evsel->idx >= r->nr)
@@ -133,10 +134,10 @@ static int rep_one_sample(void *ctx, const struct stream_sample *s)
 			return 0;
 		}
 	}
-	ret = report__place(r, s, &k);
+	ret = report__place(r, s, &k, &map);
 	if (ret)
 		return ret;
-	if (sample_filter__by_place(r->filter) && !place_wanted(r, s, &k)) {
+	if (sample_filter__by_place(r->filter) && !place_wanted(r, map, &k)) {
 		report__unfiltered_out(r, s->evsel->idx, 1, s->period);
 		return 0;	/* as the thread filters */
 	}

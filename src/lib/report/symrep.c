@@ -416,7 +416,7 @@ static size_t put_frame(char *buf, size_t n, size_t cap, const struct sym_loc *f
 	return put(buf, n, cap, name, len - 1);
 }
 
-static const char *frame_dso(const struct sym_loc *f)
+const char *symrep__dso(const struct sym_loc *f)
 {
 	const char *base;
 
@@ -428,11 +428,6 @@ static const char *frame_dso(const struct sym_loc *f)
 		return "[unknown]";
 	base = strrchr(f->dso_name, '/');
 	return base && f->dso_name[0] == '/' ? base + 1 : f->dso_name;
-}
-
-const char *symrep__dso(const struct sym_loc *f)
-{
-	return frame_dso(f);
 }
 
 /* @v in hex after the @n bytes of @buf within @cap */
@@ -464,7 +459,7 @@ static void label(struct symrep *r, const struct sym_loc *f, uint32_t tid, uint3
 			v = comm ? comm : "[unknown]";
 			break;
 		case SYMREP_DSO:
-			v = frame_dso(f);
+			v = symrep__dso(f);
 			break;
 		case SYMREP_SYM:
 			tmp[0] = '[';
@@ -1020,8 +1015,9 @@ static bool is_skid(struct symrep *r, const char *sym)
 
 static uint64_t addr_hash(const struct symrep_addr *e)
 {
-	uint64_t x = e->ip * 0x9e3779b97f4a7c15ull ^ e->gen ^ (uint64_t)e->pid << 32 ^ e->mode ^ (uint64_t)e->tid << 40 ^
-		     (uintptr_t)e->comm ^ (uint64_t)e->cpu << 16 ^ (uint64_t)e->idx << 48;
+	uint64_t x = e->ip * 0x9e3779b97f4a7c15ull ^ e->gen ^ (uint64_t)e->pid << 32 ^ e->mode ^
+		     (uint64_t)e->tid << 40 ^ (uintptr_t)e->comm ^ (uint64_t)e->cpu << 16 ^
+		     (uint64_t)e->idx << 48;
 
 	x ^= x >> 33;
 	x *= 0xff51afd7ed558ccdull;
@@ -1031,8 +1027,8 @@ static uint64_t addr_hash(const struct symrep_addr *e)
 
 static bool addr_eq(const struct symrep_addr *x, const struct symrep_addr *y)
 {
-	return x->ip == y->ip && x->pid == y->pid && x->tid == y->tid && x->gen == y->gen && x->mode == y->mode &&
-	       x->comm == y->comm && x->cpu == y->cpu && x->idx == y->idx;
+	return x->ip == y->ip && x->pid == y->pid && x->tid == y->tid && x->gen == y->gen &&
+	       x->mode == y->mode && x->comm == y->comm && x->cpu == y->cpu && x->idx == y->idx;
 }
 
 static int addrs_grow(struct symrep *r)
