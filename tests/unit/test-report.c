@@ -89,7 +89,29 @@ static uint64_t inside(int (*fn)(int))
 	return (uint64_t)(uintptr_t)fn + 2;
 }
 
-/* the report of the fixture's stream with @sort and @set's options, as printed */
+/* leaf_a 3 times and leaf_b once, called by mid, in a thread named from the start */
+static void feed_leaves(struct stream_ops *ops, struct fixture *fx, struct stream_stats *st)
+{
+	int i;
+
+	ck_assert_int_eq(ops->comm(ops->ctx, PID, PID, "tester", true, 1), 0);
+	ck_assert_int_eq(ops->mmap(ops->ctx, &fx->map), 0);
+	for (i = 0; i < 4; i++) {
+		uint64_t chain[3] = { PERF_CONTEXT_USER, i < 3 ? inside(leaf_a) : inside(leaf_b),
+				      inside(mid) };
+		struct stream_sample s = { .evsel = &fx->ev, .misc = PERF_RECORD_MISC_USER,
+					   .ip = chain[1], .time = 10 + (uint64_t)i, .pid = PID,
+					   .tid = PID, .period = 1000, .nr_callchain = 3,
+					   .callchain = chain };
+
+		ck_assert_int_eq(ops->sample(ops->ctx, &s), 0);
+		st->nr_samples++;
+	}
+}
+
+static void (*feed)(struct stream_ops *, struct fixture *, struct stream_stats *) = feed_leaves;
+
+/* the report of feed()'s stream with @sort and @set's options, as printed */
 static char *run(const char *sort, void (*set)(struct report_opts *o))
 {
 	struct report_opts o = { .input = "(test)", .no_cache = true };
@@ -102,7 +124,6 @@ static char *run(const char *sort, void (*set)(struct report_opts *o))
 	size_t len = 0;
 	bool again;
 	FILE *out;
-	int i;
 
 	fixture_init(&fx);
 	if (set)
@@ -111,19 +132,7 @@ static char *run(const char *sort, void (*set)(struct report_opts *o))
 	ck_assert_int_eq(report__new(&r, &o, NULL, true, &err), 0);
 	ops = report__ops(r);
 	ck_assert_int_eq(ops->begin(ops->ctx, &fx.info), 0);
-	ck_assert_int_eq(ops->comm(ops->ctx, PID, PID, "tester", true, 1), 0);
-	ck_assert_int_eq(ops->mmap(ops->ctx, &fx.map), 0);
-	for (i = 0; i < 4; i++) {
-		uint64_t chain[3] = { PERF_CONTEXT_USER, i < 3 ? inside(leaf_a) : inside(leaf_b),
-				      inside(mid) };
-		struct stream_sample s = { .evsel = &fx.ev, .misc = PERF_RECORD_MISC_USER,
-					   .ip = chain[1], .time = 10 + (uint64_t)i, .pid = PID,
-					   .tid = PID, .period = 1000, .nr_callchain = 3,
-					   .callchain = chain };
-
-		ck_assert_int_eq(ops->sample(ops->ctx, &s), 0);
-		st.nr_samples++;
-	}
+	feed(ops, &fx, &st);
 	ck_assert_int_eq(report__finish(r, &again), 0);
 	ck_assert(!again);
 	out = open_memstream(&text, &len);
@@ -246,6 +255,55 @@ START_TEST(test_folded)
 }
 END_TEST
 
+/*
+ * A frame at address 0 closing two chains: one of a kernel sample taken before the thread's
+ * exec, under its placeholder comm, whose user frames have no map (the 0 then at the kernel
+ * level), and one of a user sample after it. perf 6.1 counts them in one --children row, at
+ * the level of the first (sort__sym_cmp() compares entries without a symbol by address, and
+ * comm__override() renames the placeholder the first was counted under): a recording of
+ * tests/data/deepstack.c by a slow recorder had "ds [unknown] [k] 0000000000000000".
+ */
+static void feed_exec_zero(struct stream_ops *ops, struct fixture *fx, struct stream_stats *st)
+{
+	uint64_t kchain[6] = { PERF_CONTEXT_KERNEL, 0xffffffff81000100ull, PERF_CONTEXT_USER,
+			       0x7f0000001000ull, 0 };
+	uint64_t uchain[4] = { PERF_CONTEXT_USER, inside(leaf_a), inside(mid), 0 };
+	struct stream_sample k = { .evsel = &fx->ev, .misc = PERF_RECORD_MISC_KERNEL,
+				   .ip = kchain[1], .time = 5, .pid = PID, .tid = PID,
+				   .period = 1000, .nr_callchain = 5, .callchain = kchain };
+	struct stream_sample u = { .evsel = &fx->ev, .misc = PERF_RECORD_MISC_USER,
+				   .ip = uchain[1], .time = 10, .pid = PID, .tid = PID,
+				   .period = 1000, .nr_callchain = 4, .callchain = uchain };
+
+	ck_assert_int_eq(ops->sample(ops->ctx, &k), 0);
+	ck_assert_int_eq(ops->comm(ops->ctx, PID, PID, "tester", true, 6), 0);
+	ck_assert_int_eq(ops->mmap(ops->ctx, &fx->map), 0);
+	ck_assert_int_eq(ops->sample(ops->ctx, &u), 0);
+	st->nr_samples += 2;
+}
+
+START_TEST(test_children_zero)
+{
+	static const char *const sorts[] = { "comm,dso,sym", "pid,sym", "sym" };
+	const char *row;
+	size_t i;
+	char *t;
+
+	feed = feed_exec_zero;
+	for (i = 0; i < sizeof(sorts) / sizeof(sorts[0]); i++) {
+		t = run(sorts[i], children);
+		/* (the comm the placeholder took; pid's as TID:COMM) */
+		row = line_with(t, "100.00%", "0.00%", "tester", "[k] 0000000000000000", NULL);
+		ck_assert_msg(row || (i == 2 && line_with(t, "100.00%", "0.00%",
+							   "[k] 0000000000000000", NULL)),
+			      "%s:\n%s", sorts[i], t);
+		ck_assert_msg(!line_with(t, "[.] 0000000000000000", NULL), "%s:\n%s", sorts[i], t);
+		free(t);
+	}
+	feed = feed_leaves;
+}
+END_TEST
+
 START_TEST(test_sort_keys)
 {
 	struct report_opts o = { 0 };
@@ -273,6 +331,7 @@ int main(void)
 	tcase_add_test(tc, test_comm_dso);
 	tcase_add_test(tc, test_sym_shares);
 	tcase_add_test(tc, test_children);
+	tcase_add_test(tc, test_children_zero);
 	tcase_add_test(tc, test_graph);
 	tcase_add_test(tc, test_folded);
 	tcase_add_test(tc, test_sort_keys);

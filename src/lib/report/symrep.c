@@ -256,6 +256,7 @@ struct symrep {
 	} memo[4096];		/* is_skid by symbol, direct mapped */
 	struct labels *labels;	/* NULL: labels hold keys of the sample (pid, cpu, line) */
 	struct sym_stacks *comms;	/* with labels and the comm key: each comm once */
+	struct sym_stacks *levels;	/* first_level()'s: keys with '?' for the level */
 	struct row_vec *self_v, *children_v;	/* with labels: rows by label number */
 	bool defer, finished, comm_key, pid_key, cpu_key;
 	const char *raw_comm;	/* the sample's comm as its thread has it (label_comm()'s in) */
@@ -363,6 +364,7 @@ void symrep__delete(struct symrep *r)
 	free(r->children_v);
 	labels__delete(r->labels);
 	sym_stacks__delete(r->comms);
+	sym_stacks__delete(r->levels);
 	free(r->stamps);
 	free(r->kbuf);
 	free(r);
@@ -440,14 +442,46 @@ static size_t put_hex(char *buf, size_t n, size_t cap, uint64_t v)
 }
 
 /*
+ * perf's sort__sym_cmp() compares entries without a symbol by their address alone, so
+ * such a frame at either level is one row, printed at the level of the first: the level
+ * of @key (its SYM field's, at @pos) made that of the first key equal to it but for the
+ * level, by @*levels (made here). Where that table cannot grow the key keeps its own.
+ */
+static void first_level(struct sym_stacks **levels, char *key, size_t pos)
+{
+	const struct sym_stack *e;
+	char c = key[pos];
+
+	if (!*levels && !(*levels = sym_stacks__new()))
+		return;
+	key[pos] = '?';
+	e = sym_stacks__get(*levels, key);
+	if (!e)
+		sym_stacks__add_depth(*levels, key, 0, 0, c);
+	key[pos] = e ? (char)e->tid : c;
+}
+
+/* where the level of @key's SYM field (field @field) is: its offset, or 0 where none */
+static size_t level_pos(const char *key, size_t field)
+{
+	const char *p = key;
+	size_t k;
+
+	for (k = 0; k < field && (p = strchr(p, SYMREP_SEP)); k++)
+		p++;
+	return p && p[0] == '[' && p[1] && p[2] == ']' ? (size_t)(p + 1 - key) : 0;
+}
+
+/*
  * The row's label of frame @f. Rows by symbol are as perf's: functions of equal names in
  * other DSOs or at other addresses (two programs' main) are other rows, an inlined one is
- * one row per function it is inlined into and name (perf's _sort__sym_cmp()).
+ * one row per function it is inlined into and name (perf's _sort__sym_cmp()); a frame
+ * without one is a row at its address whatever its level (first_level()).
  */
 static void label(struct symrep *r, const struct sym_loc *f, uint32_t tid, uint32_t cpu,
 		  const char *comm, char *buf, size_t len)
 {
-	size_t i, k, n = 0;
+	size_t i, k, n = 0, lvl = 0;
 	char tmp[512];
 
 	buf[0] = '\0';
@@ -487,8 +521,12 @@ static void label(struct symrep *r, const struct sym_loc *f, uint32_t tid, uint3
 		}
 		if (i)
 			n = put(buf, n, len, (char[]){ SYMREP_SEP, 0 }, 1);
+		if (r->cfg.keys[i] == SYMREP_SYM && !f->sym)
+			lvl = n + 1;
 		n = put(buf, n, len, v, SIZE_MAX);
 	}
+	if (lvl && lvl < n)
+		first_level(&r->levels, buf, lvl);
 }
 
 /*
@@ -1207,6 +1245,46 @@ static int repath(struct symrep *r, size_t idx, struct sym_stacks *renamed)
 }
 
 /*
+ * Labels without a symbol that relabel() made equal but for their level take the level of
+ * the first (the lowest id, made first): first_level() over them all again. Each changed
+ * label's old key into *@renamed (made here where there are call paths), as relabel()'s.
+ * 0 or -ENOMEM.
+ */
+static int relevel(struct symrep *r, struct sym_stacks **renamed)
+{
+	struct labels *l = r->labels;
+	struct sym_stacks *levels = NULL;
+	size_t i, field = 0, pos;
+	int ret = 0;
+
+	while (field < r->cfg.nr_keys && r->cfg.keys[field] != SYMREP_SYM)
+		field++;
+	if (field == r->cfg.nr_keys)
+		return 0;
+	for (i = 0; i < l->nr && !ret; i++) {
+		char *str = (char *)l->keys[i].str, c;
+
+		if (l->ents[i].sym || !(pos = level_pos(str, field)))
+			continue;
+		c = str[pos];
+		first_level(&levels, str, pos);
+		if (!levels) {
+			ret = -ENOMEM;
+		} else if (str[pos] != c) {
+			str[pos] = c;
+			if ((!*renamed && r->paths && !(*renamed = sym_stacks__new())) ||
+			    (*renamed && !sym_stacks__get(*renamed, str) &&
+			     sym_stacks__add_n(*renamed, str, 0, i + 1)))
+				ret = -ENOMEM;
+			first_level(&levels, str, pos);
+			sym_key__set(&l->keys[i], str);
+		}
+	}
+	sym_stacks__delete(levels);
+	return ret;
+}
+
+/*
  * perf's comm__override(): a thread's first comm renames the placeholder (":TID") its
  * earlier samples were counted under, so a label made with a placeholder that its thread
  * renamed later takes the name (its comm key's text), and the call paths under it follow.
@@ -1216,7 +1294,7 @@ static int relabel(struct symrep *r)
 {
 	struct labels *l = r->labels;
 	struct sym_stacks *renamed = NULL;
-	size_t i, k, field = 0, n, len;
+	size_t i, k, field = 0, n, len, nr_renamed = 0;
 	int ret = 0;
 
 	if (!l || !l->raw || !r->comm_key)
@@ -1251,7 +1329,10 @@ static int relabel(struct symrep *r)
 		free((char *)l->keys[i].str);
 		sym_key__set(&l->keys[i], str);
 		l->raw[i] = NULL;
+		nr_renamed++;
 	}
+	if (nr_renamed && !ret)
+		ret = relevel(r, &renamed);
 	for (i = 0; renamed && i < (r->cfg.nr_events ? r->cfg.nr_events : 1) && !ret; i++)
 		ret = repath(r, i, renamed);
 	sym_stacks__delete(renamed);
