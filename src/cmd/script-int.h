@@ -70,7 +70,7 @@ struct text_memo;
 
 struct text_memo *text_memo__new(size_t max_bytes);
 void text_memo__delete(struct text_memo *m);
-const char *text_memo__get(const struct text_memo *m, int id, const void *key, uint32_t klen,
+const char *text_memo__get(struct text_memo *m, int id, const void *key, uint32_t klen,
 			   uint64_t hash, uint32_t *tlen);
 const char *text_memo__put(struct text_memo *m, int id, const void *key, uint32_t klen,
 			   uint64_t hash, const char *text, uint32_t tlen);

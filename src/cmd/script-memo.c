@@ -23,39 +23,81 @@ struct memo_slot {
 	struct memo_ent *ent;		/* NULL: empty */
 };
 
+/*
+ * The front: a direct-mapped copy of recently found keys of up to FRONT_KEY bytes, each in
+ * one line with its text's address, so that the keys a recording repeats most (a hot
+ * callchain's frames, a busy task's switch) are found in a cache-resident table without a
+ * probe of the big one nor a read of an entry. An entry is of the generation it was filled
+ * in: clear() starts a new one, which leaves every line stale.
+ */
+#define FRONT_BITS 12
+#define FRONT_KEY 64
+
+struct front_line {
+	uint64_t hash;
+	const char *text;
+	uint32_t gen, klen, tlen;
+	int id;
+	unsigned char key[FRONT_KEY];
+};
+
+/* entries are cut from blocks of BLOCK bytes (or one of their own size), kept across clears */
+#define BLOCK (1u << 20)
+
+struct block {
+	struct block *next;
+	size_t size, used;
+	char data[];
+};
+
 struct text_memo {
 	struct memo_slot *tab;
 	size_t mask, used;
 	size_t bytes, max_bytes;
+	struct block *blocks, *cur;	/* cur: the block entries are cut from now */
+	uint32_t gen;
+	struct front_line *front;	/* NULL where it could not be had */
 };
 
 struct text_memo *text_memo__new(size_t max_bytes)
 {
 	struct text_memo *m = calloc(1, sizeof(*m));
 
-	if (m)
-		m->max_bytes = max_bytes;
+	if (!m)
+		return NULL;
+	m->max_bytes = max_bytes;
+	m->gen = 1;
+	m->front = calloc((size_t)1 << FRONT_BITS, sizeof(*m->front));	/* (gen 0: stale) */
 	return m;
 }
 
+/* every entry gone: the table's slots emptied, the blocks kept for the next entries */
 static void clear(struct text_memo *m)
 {
-	size_t i;
+	struct block *b;
 
-	for (i = 0; m->tab && i <= m->mask; i++) {
-		free(m->tab[i].ent);
-		m->tab[i].ent = NULL;
-	}
+	if (m->tab)
+		memset(m->tab, 0, (m->mask + 1) * sizeof(*m->tab));
+	for (b = m->blocks; b; b = b->next)
+		b->used = 0;
+	m->cur = m->blocks;
 	m->used = 0;
 	m->bytes = 0;
+	m->gen++;
 }
 
 void text_memo__delete(struct text_memo *m)
 {
+	struct block *b;
+
 	if (!m)
 		return;
-	clear(m);
+	while ((b = m->blocks)) {
+		m->blocks = b->next;
+		free(b);
+	}
 	free(m->tab);
+	free(m->front);
 	free(m);
 }
 
@@ -79,17 +121,62 @@ static int grow(struct text_memo *m)
 	return 0;
 }
 
-const char *text_memo__get(const struct text_memo *m, int id, const void *key, uint32_t klen,
+/* @need bytes for an entry, 8-aligned, from the blocks: a block past cur with room, else a
+ * new one at the end; NULL where none can be had */
+static void *cut(struct text_memo *m, size_t need)
+{
+	struct block *b, **end;
+
+	need = (need + 7) & ~(size_t)7;
+	for (b = m->cur; b; b = b->next) {
+		if (b->size - b->used >= need) {
+			m->cur = b;
+			b->used += need;
+			return b->data + b->used - need;
+		}
+	}
+	for (end = &m->blocks; *end; end = &(*end)->next)
+		;
+	b = malloc(sizeof(*b) + (need > BLOCK ? need : BLOCK));
+	if (!b)
+		return NULL;
+	b->next = NULL;
+	b->size = need > BLOCK ? need : BLOCK;
+	b->used = need;
+	*end = b;
+	m->cur = b;
+	return b->data;
+}
+
+const char *text_memo__get(struct text_memo *m, int id, const void *key, uint32_t klen,
 			   uint64_t hash, uint32_t *tlen)
 {
+	struct front_line *fl = NULL;
 	const struct memo_ent *n;
 	size_t i;
 
+	if (m->front && klen <= FRONT_KEY) {
+		fl = &m->front[(hash ^ hash >> 29) & ((1u << FRONT_BITS) - 1)];
+		if (fl->gen == m->gen && fl->hash == hash && fl->id == id && fl->klen == klen &&
+		    !memcmp(fl->key, key, klen)) {
+			*tlen = fl->tlen;
+			return fl->text;
+		}
+	}
 	for (i = m->tab ? hash & m->mask : 0; m->tab && m->tab[i].ent; i = (i + 1) & m->mask) {
 		n = m->tab[i].ent;
 		if (m->tab[i].hash == hash && n->id == id && n->klen == klen &&
 		    !memcmp(n->data, key, klen)) {
 			*tlen = n->tlen;
+			if (fl) {
+				fl->hash = hash;
+				fl->text = n->data + klen;
+				fl->gen = m->gen;
+				fl->klen = klen;
+				fl->tlen = n->tlen;
+				fl->id = id;
+				memcpy(fl->key, key, klen);
+			}
 			return n->data + klen;
 		}
 	}
@@ -108,7 +195,7 @@ const char *text_memo__put(struct text_memo *m, int id, const void *key, uint32_
 		clear(m);
 	if ((m->used + 1) * 2 > m->mask && grow(m))
 		return NULL;
-	n = malloc(need);
+	n = cut(m, need);
 	if (!n)
 		return NULL;
 	*n = (struct memo_ent){ id, klen, tlen };

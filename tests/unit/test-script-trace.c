@@ -2,7 +2,8 @@
 /*
  * script's tracepoint text memo (src/cmd/script-trace.c): the text is libtraceevent's for
  * every record, taken from the memo only where it cannot differ (the same payload of an
- * event whose print format reads no common field), and the bound holds.
+ * event whose print format reads no common field), and the bound holds; the text memo
+ * under it forgets everything at a clear, its front too.
  */
 #include <check.h>
 #include <stdint.h>
@@ -146,6 +147,40 @@ START_TEST(test_memo_bound)
 }
 END_TEST
 
+/*
+ * The text memo's front (the lines of keys found lately) holds nothing past a clear: a key
+ * found once, then gone with the memo's bound, is not found again, even where its old place
+ * holds another key's text now.
+ */
+START_TEST(test_memo_front_clear)
+{
+	struct text_memo *m = text_memo__new(128);	/* a few entries a generation */
+	uint64_t a = 1, b = 2, other;
+	const char *t;
+	uint32_t len = 0;
+	int i;
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_nonnull(text_memo__put(m, 0, &a, sizeof(a), 11, "alpha", 5));
+	t = text_memo__get(m, 0, &a, sizeof(a), 11, &len);	/* into the front */
+	ck_assert(t && len == 5 && !strcmp(t, "alpha"));
+	t = text_memo__get(m, 0, &a, sizeof(a), 11, &len);	/* from the front */
+	ck_assert(t && len == 5 && !strcmp(t, "alpha"));
+	for (i = 0; i < 6; i++) {			/* past the bound: cleared */
+		other = 100 + (uint64_t)i;
+		text_memo__put(m, 0, &other, sizeof(other), 200 + (uint64_t)i, "filler-text", 11);
+	}
+	ck_assert_ptr_null(text_memo__get(m, 0, &a, sizeof(a), 11, &len));
+	ck_assert_ptr_nonnull(text_memo__put(m, 0, &b, sizeof(b), 12, "beta", 4));
+	ck_assert_ptr_null(text_memo__get(m, 0, &a, sizeof(a), 11, &len));
+	t = text_memo__get(m, 1, &b, sizeof(b), 12, &len);	/* another id: another key */
+	ck_assert_ptr_null(t);
+	t = text_memo__get(m, 0, &b, sizeof(b), 12, &len);
+	ck_assert(t && len == 4 && !strcmp(t, "beta"));
+	text_memo__delete(m);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("script-trace");
@@ -155,6 +190,7 @@ int main(void)
 
 	tcase_add_test(tc, test_memo_equals_tep);
 	tcase_add_test(tc, test_memo_bound);
+	tcase_add_test(tc, test_memo_front_clear);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
