@@ -60,7 +60,9 @@ struct script {
 	struct trace_seq ts;
 	struct trace_memo *memo;	/* tracepoint payloads printed before */
 	struct text_memo *frames;	/* addresses printed before (print_addr()) */
-	struct kallsyms *ksyms;		/* for %pS in tracepoints (symbols__pick_kallsyms()) */
+	struct kallsyms *ksyms;		/* for %pS in tracepoints (symbols__pick_kallsyms()): */
+	char *ksyms_path;		/* read at the first, only as far as the addresses go */
+	bool ksyms_failed;
 	struct symbols *syms;		/* the sym field: report's symbols, the same input rules */
 	struct tmap kallsyms_map;	/* the kernel's, as far as its kallsyms goes */
 	struct errbuf *err;		/* why the file cannot be read */
@@ -78,10 +80,32 @@ struct script {
 	uint64_t first_time, last_time;	/* --reltime's and --deltatime's */
 };
 
+/*
+ * libtraceevent's function resolver (%pS, %ps): the kallsyms perf would use, read when a
+ * payload first needs it and then only as far as its addresses (kallsyms__load_upto()), so
+ * that tracepoints without kernel addresses cost no read of it and those with call sites in
+ * the core kernel read part of it
+ */
 static char *resolve_fn(void *priv, unsigned long long *addrp, char **modp)
 {
-	const struct ksym *k = kallsyms__find(priv, *addrp);
+	struct script *s = priv;
+	struct errbuf err = { "" };
+	const struct ksym *k;
 
+	if (s->ksyms_failed || !*addrp)	/* (0: an empty pointer, no symbol's) */
+		return NULL;
+	if (!s->ksyms)
+		s->ksyms = kallsyms__load_upto(s->ksyms_path, *addrp, &err);
+	else if (!kallsyms__covers(s->ksyms, *addrp) && kallsyms__extend(s->ksyms, *addrp, &err)) {
+		kallsyms__delete(s->ksyms);
+		s->ksyms = NULL;
+	}
+	if (!s->ksyms) {
+		fprintf(stderr, "schedlens script: warning: %s\n", err.msg);
+		s->ksyms_failed = true;
+		return NULL;
+	}
+	k = kallsyms__find(s->ksyms, *addrp);
 	if (!k)
 		return NULL;
 	*addrp = k->addr;
@@ -127,13 +151,10 @@ static int sc_begin(void *ctx, const struct stream_info *info)
 	ks = info->tep ? symbols__pick_kallsyms(s->o->input, s->o->kallsyms, &info->origin, kbuf,
 						sizeof(kbuf)) : NULL;
 	if (ks) {
-		struct errbuf err = { "" };
-
-		s->ksyms = kallsyms__load(ks, &err);
-		if (!s->ksyms)
-			fprintf(stderr, "schedlens script: warning: %s\n", err.msg);
-		else
-			tep_set_function_resolver(info->tep, resolve_fn, s->ksyms);
+		s->ksyms_path = strdup(ks);
+		if (!s->ksyms_path)
+			return -ENOMEM;
+		tep_set_function_resolver(info->tep, resolve_fn, s);
 	} else if (info->tep &&
 		   origin__warning(&info->origin, "/proc/kallsyms not used, kernel addresses in "
 				   "tracepoint fields left as numbers (give --kallsyms FILE)",
@@ -859,6 +880,7 @@ static int run_script(const struct script_opts *o)
 	text_memo__delete(s.frames);
 	perf_file__delete(s.file);
 	kallsyms__delete(s.ksyms);
+	free(s.ksyms_path);
 	if (s.syms)
 		symbols__cache_save(s.syms);	/* a cache: what cannot be written is looked up again */
 	symbols__delete(s.syms);
