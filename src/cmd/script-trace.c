@@ -110,8 +110,130 @@ static bool args_pure(const struct tep_print_arg *a)
 	return true;
 }
 
+/*
+ * Constant folding of a print format's arithmetic. libtraceevent folds a parenthesized
+ * constant as it parses, but not in the field of __print_flags() or __print_symbolic(), and
+ * evaluates every operator there each time it prints, an atom by strtoull() of its text:
+ * sched_switch's prev_state flags read (((0x00000000 | 0x00000001 | ... | 0x00000040) + 1)
+ * << 1) - 1, 12 atoms, on every record. An operator of two numeric atoms becomes the atom of
+ * its value
+ * (what eval_num_arg() computes: 64-bit unsigned), where the value is a number: as operands
+ * of operators, conditions of '?' and the fields of __print_flags() and
+ * __print_symbolic(), never the values a '?' chooses (printed as they are) nor through a
+ * cast or a function. The text printed stays libtraceevent's, atom for atom.
+ */
+static bool atom_value(const struct tep_print_arg *a, unsigned long long *v)
+{
+	char *end;
+
+	if (a->type != TEP_PRINT_ATOM || !a->atom.atom || !a->atom.atom[0] ||
+	    !(a->atom.atom[0] >= '0' && a->atom.atom[0] <= '9'))
+		return false;
+	*v = strtoull(a->atom.atom, &end, 0);
+	return !*end && *v < (1ull << 63);
+}
+
+/*
+ * @l OP @r as eval_num_arg() computes it, into *@v: false for an operator not folded (its
+ * comparisons and logic, '/' and '%', and '^', which libtraceevent 1.7 evaluates to 0)
+ */
+static bool fold_op(const char *op, unsigned long long l, unsigned long long r,
+		    unsigned long long *v)
+{
+	if (!strcmp(op, "|"))
+		*v = l | r;
+	else if (!strcmp(op, "&"))
+		*v = l & r;
+	else if (!strcmp(op, "+"))
+		*v = l + r;
+	else if (!strcmp(op, "-") && l >= r)
+		*v = l - r;
+	else if (!strcmp(op, "<<") && r < 63 && l < (1ull << (63 - r)))
+		*v = l << r;
+	else if (!strcmp(op, ">>") && r < 64)
+		*v = l >> r;
+	else
+		return false;
+	return *v < (1ull << 63);
+}
+
+static void fold_values(struct tep_print_arg *a);
+
+/* fold @a where it is a number: true where it is (now) a numeric atom */
+static bool fold_num(struct tep_print_arg *a)
+{
+	unsigned long long l, r, v;
+	char num[24], *atom;
+
+	if (!a)
+		return false;
+	switch (a->type) {
+	case TEP_PRINT_ATOM:
+		return atom_value(a, &v);
+	case TEP_PRINT_FLAGS:
+		fold_num(a->flags.field);
+		return false;
+	case TEP_PRINT_SYMBOL:
+		fold_num(a->symbol.field);
+		return false;
+	case TEP_PRINT_OP:
+		break;
+	default:
+		return false;
+	}
+	if (!a->op.op || !strcmp(a->op.op, "?") || !strcmp(a->op.op, ":")) {
+		fold_values(a);
+		return false;
+	}
+	if (!fold_num(a->op.left) | !fold_num(a->op.right) || !atom_value(a->op.left, &l) ||
+	    !atom_value(a->op.right, &r) || !fold_op(a->op.op, l, r, &v))
+		return false;
+	snprintf(num, sizeof(num), "%llu", v);
+	atom = strdup(num);
+	if (!atom)
+		return false;
+	free(a->op.left->atom.atom);
+	free(a->op.left);
+	free(a->op.right->atom.atom);
+	free(a->op.right);
+	free(a->op.op);
+	a->type = TEP_PRINT_ATOM;
+	a->atom.atom = atom;
+	return true;
+}
+
+/* fold within @a, an argument printed as it is (a value, not only a number) */
+static void fold_values(struct tep_print_arg *a)
+{
+	if (!a)
+		return;
+	switch (a->type) {
+	case TEP_PRINT_OP:
+		if (a->op.op && !strcmp(a->op.op, "?")) {
+			fold_num(a->op.left);
+			fold_values(a->op.right);
+		} else if (a->op.op && !strcmp(a->op.op, ":")) {
+			fold_values(a->op.left);
+			fold_values(a->op.right);
+		} else {
+			fold_num(a->op.left);
+			fold_num(a->op.right);
+		}
+		break;
+	case TEP_PRINT_FLAGS:
+		fold_num(a->flags.field);
+		break;
+	case TEP_PRINT_SYMBOL:
+		fold_num(a->symbol.field);
+		break;
+	default:
+		break;
+	}
+}
+
 static struct memo_event *event_of(struct trace_memo *m, struct tep_handle *tep, int id)
 {
+	struct tep_print_arg *a;
 	struct tep_format_field *f;
 	struct tep_event *ev;
 	struct memo_event *e;
@@ -127,6 +249,8 @@ static struct memo_event *event_of(struct trace_memo *m, struct tep_handle *tep,
 	e = &m->events[m->nr_events++];
 	*e = (struct memo_event){ id, EV_PRINT, UINT32_MAX };
 	ev = tep_find_event(tep, id);
+	for (a = ev && !(ev->flags & TEP_EVENT_FL_FAILED) ? ev->print_fmt.args : NULL; a; a = a->next)
+		fold_values(a);
 	if (!ev || ev->handler || (ev->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISFTRACE |
 						TEP_EVENT_FL_ISPRINT | TEP_EVENT_FL_ISBPRINT)) ||
 	    !args_pure(ev->print_fmt.args))

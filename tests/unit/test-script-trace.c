@@ -35,6 +35,22 @@ static const char *const formats[] = {
 	"\tfield:long s;\toffset:8;\tsize:8;\tsigned:1;\n\n"
 	"print fmt: \"s=%s%s\", (REC->s & 3) ? __print_flags(REC->s & 3, \"|\", { 1, \"S\" }, "
 	"{ 2, \"D\" }) : \"R\", REC->s & 4 ? \"+\" : \"\"\n",
+	/*
+	 * sched_switch's prev_state of 6.x, and more constant arithmetic in the fields of
+	 * __print_flags() and __print_symbolic(): libtraceevent folds the rest as it parses
+	 */
+	"name: fold\nID: 4\nformat:\n" COMMON
+	"\tfield:long s;\toffset:8;\tsize:8;\tsigned:1;\n\n"
+	"print fmt: \"s=%s%s a=%s b=%s c=%s d=%s\", "
+	"(REC->s & ((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004) + 1) << 1) - 1)) ? "
+	"__print_flags(REC->s & ((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004) + 1) << 1) - 1), "
+	"\"|\", { 0x00000001, \"S\" }, { 0x00000002, \"D\" }, { 0x00000004, \"T\" }, "
+	"{ 0x00000008, \"I\" }) : \"R\", "
+	"REC->s & (((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004) + 1) << 1) ? \"+\" : \"\", "
+	"__print_symbolic(REC->s & ((1 << 3) - 1), { 0, \"a0\" }, { 5, \"a5\" }), "
+	"__print_symbolic((REC->s >> (4 >> 1)) & (3 | 6), { 0, \"b0\" }, { 7, \"b7\" }), "
+	"__print_flags(REC->s & (0xff & 0x0f), \",\", { 1, \"c1\" }, { 8, \"c8\" }), "
+	"__print_symbolic(REC->s & (6 ^ 3), { 0, \"d0\" }, { 1, \"d1\" }, { 5, \"d5\" })\n",
 };
 
 struct rec {
@@ -119,6 +135,39 @@ START_TEST(test_memo_equals_tep)
 }
 END_TEST
 
+/*
+ * The memo folds constant arithmetic in the print formats of the events it meets: the text
+ * stays what libtraceevent prints from the format as parsed, on a second handle the memo
+ * never saw, for every state of sched_switch's prev_state and around it
+ */
+START_TEST(test_memo_folds_as_tep)
+{
+	struct tep_handle *tep = tep_new(), *ref = tep_new();
+	struct trace_memo *m = trace_memo__new(1 << 20);
+	struct rec r = { .type = 4 };
+	struct tep_record tr = { .size = sizeof(r), .data = &r };
+	struct trace_seq ts, want;
+	int i;
+
+	trace_seq_init(&ts);
+	for (i = 0; i < 70; i++) {
+		r.s = i < 64 ? i : -i;
+		trace_seq_init(&want);
+		tep_print_event(ref, &want, &tr, "%s", TEP_PRINT_INFO);
+		trace_seq_terminate(&want);
+		ck_assert_str_eq(trace_memo__print(m, tep, &ts, &tr), want.buffer);
+		trace_seq_destroy(&want);
+	}
+	r.s = 29;		/* 0b11101: S, T, I and the + of 16 (d: libtraceevent's '^') */
+	ck_assert(!strncmp(trace_memo__print(m, tep, &ts, &tr),
+			   "s=S|T|I+ a=a5 b=b7 c=c1,c8,0x4 d=", 33));
+	trace_seq_destroy(&ts);
+	trace_memo__delete(m);
+	tep_free(tep);
+	tep_free(ref);
+}
+END_TEST
+
 START_TEST(test_memo_bound)
 {
 	struct tep_handle *tep = tep_new();
@@ -189,6 +238,7 @@ int main(void)
 	int nf;
 
 	tcase_add_test(tc, test_memo_equals_tep);
+	tcase_add_test(tc, test_memo_folds_as_tep);
 	tcase_add_test(tc, test_memo_bound);
 	tcase_add_test(tc, test_memo_front_clear);
 	suite_add_tcase(s, tc);
