@@ -562,6 +562,29 @@ static const char *a2l_name(struct symbols *s, struct sym_dso *d, uint64_t lowpc
 	return sym_intern(s->strs, buf) ?: name;
 }
 
+/*
+ * An assembly CU (gas's DWARF) has a subprogram for each alias of a function, all over one
+ * range (glibc's mprotect: __mprotect, __GI___mprotect, mprotect, __GI_mprotect); binutils'
+ * addr2line takes the last of them, libdw's scopes the first. The name of the last one over
+ * the range of @fn, else @fn's.
+ */
+static const char *asm_alias_name(Dwarf_Die *cu, Dwarf_Die *fn)
+{
+	Dwarf_Addr lo, hi, l2, h2;
+	const char *name = dwarf_diename(fn);
+	Dwarf_Die die;
+
+	if (dwarf_srclang(cu) != DW_LANG_Mips_Assembler || dwarf_lowpc(fn, &lo) ||
+	    dwarf_highpc(fn, &hi) || dwarf_child(cu, &die))
+		return name;
+	do {
+		if (dwarf_tag(&die) == DW_TAG_subprogram && !dwarf_lowpc(&die, &l2) &&
+		    !dwarf_highpc(&die, &h2) && l2 == lo && h2 == hi && dwarf_diename(&die))
+			name = dwarf_diename(&die);
+	} while (!dwarf_siblingof(&die, &die));
+	return name;
+}
+
 size_t sym_dso__inlines(struct symbols *s, struct sym_dso *d, uint64_t key, const char **names,
 			size_t max)
 {
@@ -592,7 +615,8 @@ size_t sym_dso__inlines(struct symbols *s, struct sym_dso *d, uint64_t key, cons
 		if (tag != DW_TAG_subprogram)
 			continue;
 		names[nr++] = dwarf_lowpc(&scopes[i], &lowpc) ? dwarf_diename(&scopes[i]) ?: "??" :
-			      a2l_name(s, d, lowpc + bias - d->kdelta, dwarf_diename(&scopes[i]), key);
+			      a2l_name(s, d, lowpc + bias - d->kdelta,
+				       asm_alias_name(cu, &scopes[i]), key);
 		break;
 	}
 	free(scopes);
