@@ -14,10 +14,12 @@
 spin_a:
 spin_b:
 spin_c:
+	.cfi_startproc
 	mov	$2000, %ecx
 1:	dec	%ecx
 	jnz	1b
 	ret
+	.cfi_endproc
 	.size	spin_a, .-spin_a
 	.size	spin_b, .-spin_b
 	.size	spin_c, .-spin_c

@@ -585,6 +585,26 @@ static const char *asm_alias_name(Dwarf_Die *cu, Dwarf_Die *fn)
 	return name;
 }
 
+/*
+ * The name of inlined function @die as binutils gives it: its linkage name where a C
+ * function has one (glibc's hidden aliases: _IO_doallocbuf inlined is __GI__IO_doallocbuf,
+ * the name its asm label gives it), else its name. (In C++ the linkage name is mangled:
+ * there, the name.)
+ */
+static const char *inline_name(Dwarf_Die *cu, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *name;
+	int lang = dwarf_srclang(cu);
+
+	if ((lang == DW_LANG_C89 || lang == DW_LANG_C || lang == DW_LANG_C99 ||
+	     lang == DW_LANG_C11 || lang == 0x2c /* DW_LANG_C17 */) &&
+	    dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) &&
+	    (name = dwarf_formstring(&attr)))
+		return name;
+	return dwarf_diename(die);
+}
+
 size_t sym_dso__inlines(struct symbols *s, struct sym_dso *d, uint64_t key, const char **names,
 			size_t max)
 {
@@ -611,7 +631,7 @@ size_t sym_dso__inlines(struct symbols *s, struct sym_dso *d, uint64_t key, cons
 		Dwarf_Addr lowpc;
 
 		if (tag == DW_TAG_inlined_subroutine)
-			names[nr++] = dwarf_diename(&scopes[i]) ?: "??";
+			names[nr++] = (cu ? inline_name(cu, &scopes[i]) : NULL) ?: "??";
 		if (tag != DW_TAG_subprogram)
 			continue;
 		names[nr++] = dwarf_lowpc(&scopes[i], &lowpc) ? dwarf_diename(&scopes[i]) ?: "??" :
