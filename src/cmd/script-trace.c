@@ -116,9 +116,8 @@ static bool args_pure(const struct tep_print_arg *a)
  * evaluates every operator there each time it prints, an atom by strtoull() of its text:
  * sched_switch's prev_state flags read (((0x00000000 | 0x00000001 | ... | 0x00000040) + 1)
  * << 1) - 1, 12 atoms, on every record. An operator of two numeric atoms becomes the atom of
- * its value
- * (what eval_num_arg() computes: 64-bit unsigned), where the value is a number: as operands
- * of operators, conditions of '?' and the fields of __print_flags() and
+ * its value (what eval_num_arg() computes: 64-bit unsigned) where the value is a number: as
+ * operands of operators, conditions of '?' and the fields of __print_flags() and
  * __print_symbolic(), never the values a '?' chooses (printed as they are) nor through a
  * cast or a function. The text printed stays libtraceevent's, atom for atom.
  */
@@ -126,7 +125,7 @@ static bool atom_value(const struct tep_print_arg *a, unsigned long long *v)
 {
 	char *end;
 
-	if (a->type != TEP_PRINT_ATOM || !a->atom.atom || !a->atom.atom[0] ||
+	if (a->type != TEP_PRINT_ATOM || !a->atom.atom ||
 	    !(a->atom.atom[0] >= '0' && a->atom.atom[0] <= '9'))
 		return false;
 	*v = strtoull(a->atom.atom, &end, 0);
@@ -159,36 +158,27 @@ static bool fold_op(const char *op, unsigned long long l, unsigned long long r,
 
 static void fold_values(struct tep_print_arg *a);
 
-/* fold @a where it is a number: true where it is (now) a numeric atom */
-static bool fold_num(struct tep_print_arg *a)
+/* fold @a where it is a number: true where it is (now) a numeric atom, its value in *@v */
+static bool fold_num(struct tep_print_arg *a, unsigned long long *v)
 {
-	unsigned long long l, r, v;
+	unsigned long long l, r;
+	bool lnum, rnum;
 	char num[24], *atom;
 
 	if (!a)
 		return false;
-	switch (a->type) {
-	case TEP_PRINT_ATOM:
-		return atom_value(a, &v);
-	case TEP_PRINT_FLAGS:
-		fold_num(a->flags.field);
-		return false;
-	case TEP_PRINT_SYMBOL:
-		fold_num(a->symbol.field);
-		return false;
-	case TEP_PRINT_OP:
-		break;
-	default:
-		return false;
-	}
-	if (!a->op.op || !strcmp(a->op.op, "?") || !strcmp(a->op.op, ":")) {
+	if (a->type == TEP_PRINT_ATOM)
+		return atom_value(a, v);
+	if (a->type != TEP_PRINT_OP || !a->op.op || !strcmp(a->op.op, "?") ||
+	    !strcmp(a->op.op, ":")) {
 		fold_values(a);
 		return false;
 	}
-	if (!fold_num(a->op.left) | !fold_num(a->op.right) || !atom_value(a->op.left, &l) ||
-	    !atom_value(a->op.right, &r) || !fold_op(a->op.op, l, r, &v))
+	lnum = fold_num(a->op.left, &l);	/* (both sides folded, whatever the other) */
+	rnum = fold_num(a->op.right, &r);
+	if (!lnum || !rnum || !fold_op(a->op.op, l, r, v))
 		return false;
-	snprintf(num, sizeof(num), "%llu", v);
+	snprintf(num, sizeof(num), "%llu", *v);
 	atom = strdup(num);
 	if (!atom)
 		return false;
@@ -205,26 +195,28 @@ static bool fold_num(struct tep_print_arg *a)
 /* fold within @a, an argument printed as it is (a value, not only a number) */
 static void fold_values(struct tep_print_arg *a)
 {
+	unsigned long long v;
+
 	if (!a)
 		return;
 	switch (a->type) {
 	case TEP_PRINT_OP:
 		if (a->op.op && !strcmp(a->op.op, "?")) {
-			fold_num(a->op.left);
+			fold_num(a->op.left, &v);
 			fold_values(a->op.right);
 		} else if (a->op.op && !strcmp(a->op.op, ":")) {
 			fold_values(a->op.left);
 			fold_values(a->op.right);
 		} else {
-			fold_num(a->op.left);
-			fold_num(a->op.right);
+			fold_num(a->op.left, &v);
+			fold_num(a->op.right, &v);
 		}
 		break;
 	case TEP_PRINT_FLAGS:
-		fold_num(a->flags.field);
+		fold_num(a->flags.field, &v);
 		break;
 	case TEP_PRINT_SYMBOL:
-		fold_num(a->symbol.field);
+		fold_num(a->symbol.field, &v);
 		break;
 	default:
 		break;

@@ -444,31 +444,40 @@ static size_t put_hex(char *buf, size_t n, size_t cap, uint64_t v)
 /*
  * perf's sort__sym_cmp() compares entries without a symbol by their address alone, so
  * such a frame at either level is one row, printed at the level of the first: the level
- * of @key (its SYM field's, at @pos) made that of the first key equal to it but for the
- * level, by @*levels (made here). Where that table cannot grow the key keeps its own.
+ * the first key equal to @key but for the level (its SYM field's, at @pos) had, by
+ * @*levels (made here), @key's own where it is the first or that table cannot grow
  */
-static void first_level(struct sym_stacks **levels, char *key, size_t pos)
+static char first_level(struct sym_stacks **levels, char *key, size_t pos)
 {
 	const struct sym_stack *e;
 	char c = key[pos];
 
 	if (!*levels && !(*levels = sym_stacks__new()))
-		return;
+		return c;
 	key[pos] = '?';
 	e = sym_stacks__get(*levels, key);
 	if (!e)
 		sym_stacks__add_depth(*levels, key, 0, 0, c);
-	key[pos] = e ? (char)e->tid : c;
+	key[pos] = c;
+	return e ? (char)e->tid : c;
+}
+
+/* the start of field @field of label @key (fields between SYMREP_SEP), or NULL */
+static const char *key_field(const char *key, size_t field)
+{
+	size_t k;
+
+	for (k = 0; key && k < field; k++)
+		if ((key = strchr(key, SYMREP_SEP)))
+			key++;
+	return key;
 }
 
 /* where the level of @key's SYM field (field @field) is: its offset, or 0 where none */
 static size_t level_pos(const char *key, size_t field)
 {
-	const char *p = key;
-	size_t k;
+	const char *p = key_field(key, field);
 
-	for (k = 0; k < field && (p = strchr(p, SYMREP_SEP)); k++)
-		p++;
 	return p && p[0] == '[' && p[1] && p[2] == ']' ? (size_t)(p + 1 - key) : 0;
 }
 
@@ -526,7 +535,7 @@ static void label(struct symrep *r, const struct sym_loc *f, uint32_t tid, uint3
 		n = put(buf, n, len, v, SIZE_MAX);
 	}
 	if (lvl && lvl < n)
-		first_level(&r->levels, buf, lvl);
+		buf[lvl] = first_level(&r->levels, buf, lvl);
 }
 
 /*
@@ -1245,10 +1254,24 @@ static int repath(struct symrep *r, size_t idx, struct sym_stacks *renamed)
 }
 
 /*
+ * @key, the old key of label @id, into *@renamed (made here where there are call paths) for
+ * repath(), unless there already: 0 or -ENOMEM
+ */
+static int note_renamed(struct symrep *r, struct sym_stacks **renamed, const char *key,
+			size_t id)
+{
+	if (!*renamed && r->paths && !(*renamed = sym_stacks__new()))
+		return -ENOMEM;
+	if (*renamed && !sym_stacks__get(*renamed, key) &&
+	    sym_stacks__add_n(*renamed, key, 0, id + 1))
+		return -ENOMEM;
+	return 0;
+}
+
+/*
  * Labels without a symbol that relabel() made equal but for their level take the level of
- * the first (the lowest id, made first): first_level() over them all again. Each changed
- * label's old key into *@renamed (made here where there are call paths), as relabel()'s.
- * 0 or -ENOMEM.
+ * the first (the lowest id, made first): first_level() over them all again, each changed
+ * label's old key noted as relabel()'s are. 0 or -ENOMEM.
  */
 static int relevel(struct symrep *r, struct sym_stacks **renamed)
 {
@@ -1266,17 +1289,12 @@ static int relevel(struct symrep *r, struct sym_stacks **renamed)
 
 		if (l->ents[i].sym || !(pos = level_pos(str, field)))
 			continue;
-		c = str[pos];
-		first_level(&levels, str, pos);
+		c = first_level(&levels, str, pos);
 		if (!levels) {
 			ret = -ENOMEM;
 		} else if (str[pos] != c) {
+			ret = note_renamed(r, renamed, str, i);
 			str[pos] = c;
-			if ((!*renamed && r->paths && !(*renamed = sym_stacks__new())) ||
-			    (*renamed && !sym_stacks__get(*renamed, str) &&
-			     sym_stacks__add_n(*renamed, str, 0, i + 1)))
-				ret = -ENOMEM;
-			first_level(&levels, str, pos);
 			sym_key__set(&l->keys[i], str);
 		}
 	}
@@ -1294,7 +1312,7 @@ static int relabel(struct symrep *r)
 {
 	struct labels *l = r->labels;
 	struct sym_stacks *renamed = NULL;
-	size_t i, k, field = 0, n, len, nr_renamed = 0;
+	size_t i, field = 0, n, len, nr_renamed = 0;
 	int ret = 0;
 
 	if (!l || !l->raw || !r->comm_key)
@@ -1307,18 +1325,14 @@ static int relabel(struct symrep *r)
 
 		if (!raw || !strcmp(raw, l->ents[i].comm))
 			continue;
-		/* the comm field of the key: the @field-th between separators */
-		for (p = l->keys[i].str, k = 0; k < field && (p = strchr(p, SYMREP_SEP)); k++)
-			p++;
+		p = key_field(l->keys[i].str, field);	/* the comm field of the key */
 		if (!p)
 			continue;
 		end = strchr(p, SYMREP_SEP);
 		len = end ? (size_t)(end - p) : strlen(p);
 		n = (size_t)(p - l->keys[i].str);
 		str = malloc(l->keys[i].len - len + strlen(raw) + 1);
-		if (!str || (!renamed && r->paths && !(renamed = sym_stacks__new())) ||
-		    (renamed && !sym_stacks__get(renamed, l->keys[i].str) &&
-		     sym_stacks__add_n(renamed, l->keys[i].str, 0, i + 1))) {
+		if (!str || note_renamed(r, &renamed, l->keys[i].str, i)) {
 			free(str);
 			ret = -ENOMEM;
 			break;
