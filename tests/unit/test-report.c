@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "schedlens/callpaths.h"
 #include "schedlens/origin.h"
 #include "schedlens/report.h"
 
@@ -304,6 +305,103 @@ START_TEST(test_children_zero)
 }
 END_TEST
 
+/*
+ * One chain (mid, leaf_a) sampled in two threads of other comms, with other periods: rows
+ * and paths of a sample whose frames an earlier one had are counted again, not looked up
+ * (symrep's shapes), and must still be the sample's comm's and period's
+ */
+static void feed_two_comms(struct stream_ops *ops, struct fixture *fx, struct stream_stats *st)
+{
+	static const uint32_t pid[3] = { PID, PID + 1, PID };
+	static const uint64_t period[3] = { 1000, 3000, 2000 };
+	struct stream_mmap m = fx->map;
+	int i;
+
+	ck_assert_int_eq(ops->comm(ops->ctx, PID, PID, "alpha", true, 1), 0);
+	ck_assert_int_eq(ops->comm(ops->ctx, PID + 1, PID + 1, "beta", true, 1), 0);
+	ck_assert_int_eq(ops->mmap(ops->ctx, &fx->map), 0);
+	m.pid = m.tid = PID + 1;
+	ck_assert_int_eq(ops->mmap(ops->ctx, &m), 0);
+	for (i = 0; i < 3; i++) {
+		uint64_t chain[3] = { PERF_CONTEXT_USER, inside(leaf_a), inside(mid) };
+		struct stream_sample s = { .evsel = &fx->ev, .misc = PERF_RECORD_MISC_USER,
+					   .ip = chain[1], .time = 10 + (uint64_t)i, .pid = pid[i],
+					   .tid = pid[i], .period = period[i], .nr_callchain = 3,
+					   .callchain = chain };
+
+		ck_assert_int_eq(ops->sample(ops->ctx, &s), 0);
+		st->nr_samples++;
+	}
+}
+
+static void children_caller(struct report_opts *o)
+{
+	children(o);
+	graph_caller(o);
+}
+
+START_TEST(test_same_frames)
+{
+	char *t;
+
+	feed = feed_two_comms;
+	t = run("comm,sym", children_caller);
+	/* alpha 1000 + 2000 of 6000, beta 3000: the third sample repeats the first's frames */
+	ck_assert_msg(line_with(t, "50.00%", "50.00%", "alpha", "[.] leaf_a", NULL), "%s", t);
+	ck_assert_msg(line_with(t, "50.00%", "50.00%", "beta", "[.] leaf_a", NULL), "%s", t);
+	ck_assert_msg(line_with(t, "50.00%", "0.00%", "alpha", "[.] mid", NULL), "%s", t);
+	ck_assert_msg(line_with(t, "50.00%", "0.00%", "beta", "[.] mid", NULL), "%s", t);
+	free(t);
+	t = run("comm,sym", graph_caller);	/* the self rows */
+	ck_assert_msg(line_with(t, "50.00%", "alpha", "[.] leaf_a", NULL), "%s", t);
+	ck_assert_msg(line_with(t, "50.00%", "beta", "[.] leaf_a", NULL), "%s", t);
+	free(t);
+	feed = feed_leaves;
+}
+END_TEST
+
+/* call paths by number spelt as symrep's keys: label, separator, names; cut to the buffer */
+START_TEST(test_callpaths)
+{
+	struct callpaths *cp = callpaths__new();
+	struct sym_key a, b, l;
+	uint32_t ia, ib, il, n1, n2;
+	const struct callpaths_count *c;
+	char buf[64];
+	size_t nr;
+
+	ck_assert_ptr_nonnull(cp);
+	sym_key__set(&a, "inner");
+	sym_key__set(&b, "outer");
+	sym_key__set(&l, "row");
+	ia = callpaths__intern(cp, &a);
+	ib = callpaths__intern(cp, &b);
+	il = callpaths__intern(cp, &l);
+	ck_assert(ia != CALLPATHS_NONE && ib != CALLPATHS_NONE && ia != ib);
+	ck_assert_uint_eq(callpaths__intern(cp, &a), ia);
+	n1 = callpaths__node(cp, ia, CALLPATHS_NONE);
+	n2 = callpaths__node(cp, ib, n1);
+	ck_assert_uint_ne(n1, n2);
+	ck_assert_uint_eq(callpaths__node(cp, ib, n1), n2);
+	ck_assert_int_eq(callpaths__add(cp, il, n2, 5), 0);
+	ck_assert_int_eq(callpaths__add(cp, il, n1, 7), 1);
+	ck_assert_int_eq(callpaths__add(cp, il, n2, 1), 0);
+	callpaths__add_at(cp, 1, 2);
+	c = callpaths__counts(cp, &nr);
+	ck_assert_uint_eq(nr, 2);
+	ck_assert_uint_eq(c[0].nr_samples, 2);
+	ck_assert_uint_eq(c[0].period, 6);
+	ck_assert_uint_eq(c[1].nr_samples, 2);
+	ck_assert_uint_eq(c[1].period, 9);
+	ck_assert_uint_eq(callpaths__key(cp, il, n2, '|', ';', buf, sizeof(buf)), 15);
+	ck_assert_str_eq(buf, "row|outer;inner");
+	ck_assert_uint_eq(callpaths__key(cp, il, n2, '|', ';', buf, 8), 7);
+	ck_assert_str_eq(buf, "row|out");
+	ck_assert_uint_eq(callpaths__key(cp, il, n2, '|', ';', buf, 5), 0);
+	callpaths__delete(cp);
+}
+END_TEST
+
 START_TEST(test_sort_keys)
 {
 	struct report_opts o = { 0 };
@@ -335,6 +433,8 @@ int main(void)
 	tcase_add_test(tc, test_graph);
 	tcase_add_test(tc, test_folded);
 	tcase_add_test(tc, test_sort_keys);
+	tcase_add_test(tc, test_same_frames);
+	tcase_add_test(tc, test_callpaths);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -400,6 +400,12 @@ static size_t graph_children(struct gtree *t, const struct gnode *n, int depth, 
 	return lines + nr;
 }
 
+/* the least period of a branch printed (perf's 0.5% of the period shown) */
+static uint64_t graph_min_hit(uint64_t shown)
+{
+	return (uint64_t)(shown * 0.005);
+}
+
 /*
  * A single first node holding all of the entry's period is printed without its share after
  * "---"; sorted by symbol first, its first frame (the entry itself) is left out.
@@ -409,7 +415,7 @@ static int print_graph(FILE *out, const struct gnode *root, uint64_t total, uint
 {
 	/* --percentage relative: perf hides branches by the period shown, prints the shares
 	 * of all of it (@total) */
-	struct gtree t = { .total = total, .min_hit = (uint64_t)(shown * 0.005), .out = out };
+	struct gtree t = { .total = total, .min_hit = graph_min_hit(shown), .out = out };
 	const struct gnode **kids, *f, *end;
 	size_t nr, lines = 0;
 	int left = 0;
@@ -736,12 +742,6 @@ static int paths_by_row(struct report *r, size_t idx, const struct label_rows *l
 	for (i = 0; i < nr; i++)
 		if (row[i] != SIZE_MAX)
 			rp->p[fill[row[i]]++] = &v[i];
-	for (i = 0; i < lr->nr; i++) {
-		size_t len = strlen(lr->v[i].key);
-
-		qsort_r(rp->p + rp->start[i], rp->start[i + 1] - rp->start[i], sizeof(*rp->p),
-			path_cmp, &len);
-	}
 	ret = 0;
 out:
 	free(tab);
@@ -756,8 +756,17 @@ static int print_paths(struct report *r, size_t idx, const struct row_paths *rp,
 	size_t len = strlen(label), i;
 	struct gnode root = { 0 };
 	struct gindex x = { 0 };
+	uint64_t sum = 0;
 	int ret = 0;
 
+	/* a row whose paths together are below the threshold has no branch to print (most
+	 * rows of a large recording's --children): its tree is not built */
+	for (i = rp->start[row]; i < rp->start[row + 1]; i++)
+		sum += rp->p[i]->period;
+	if (sum < graph_min_hit(tp))
+		return 0;
+	qsort_r(rp->p + rp->start[row], rp->start[row + 1] - rp->start[row], sizeof(*rp->p),
+		path_cmp, &len);
 	for (i = rp->start[row]; i < rp->start[row + 1] && !ret; i++)
 		ret = gnode__add(&root, &x, rp->p[i]->key + len + 1, rp->p[i]->period);
 	free(x.tab);

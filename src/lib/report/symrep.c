@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schedlens/callpaths.h"
 #include "schedlens/focus.h"
 #include "schedlens/symrep.h"
 
@@ -67,6 +68,27 @@ struct row_vec {
 };
 
 #define NO_LABEL UINT32_MAX
+
+/*
+ * A sample's shape: what its rows and call paths follow from, where rows are by label number
+ * (its event, comm, frames with their inlined functions and how many are path frames), and
+ * what those were (ops, replayed for a later sample of the shape: the rows' and paths'
+ * counts by number). The key is compared whole: a slot holds the shape last seen there.
+ */
+#define MEMO_SHAPES 4096
+enum { OP_SELF, OP_CHILD, OP_PATH };
+
+struct shape_op {
+	uint32_t id;		/* label number (rows), count index (paths) */
+	uint32_t kind_depth;	/* kind << 30 | depth */
+};
+
+struct shape {
+	uint64_t hash, *key;
+	struct shape_op *ops;
+	uint32_t key_len, key_cap, nr_ops, ops_cap;
+	bool valid;		/* key and ops are a shape's (recorded whole) */
+};
 
 static struct labels *labels__new(void)
 {
@@ -246,7 +268,8 @@ struct symrep {
 	struct symbols *syms;
 	bool chains;
 	struct sym_stacks **self, **children;	/* per event, by label */
-	struct sym_stacks **paths;		/* per event, with -g */
+	struct sym_stacks **paths;		/* per event, with -g: by key, once finished */
+	struct callpaths **cpaths;		/* per event, with -g: by number, until then */
 	struct sym_stacks *folded;
 	uint64_t skid_samples, skid_period, total_period, skid_with_caller;
 	const char *skid_sym;
@@ -271,16 +294,17 @@ struct symrep {
 	struct sym_loc cframes[MAX_FRAMES];	/* (those of frames without a symbol) */
 	const char *names[MAX_FRAMES];
 	char buf[8192], label[1024];
-	char gpath[MAX_FRAMES * 272];		/* graph_names() */
-	size_t gpos[MAX_FRAMES], glen;
-	uint64_t ghash[MAX_FRAMES];		/* path_hash() of each path's frames */
+	uint32_t gnode[MAX_FRAMES];		/* graph_names(): each path frame's node */
 	struct gname {				/* a frame's name in a call graph, by frame */
 		const char *sym;		/* its symbol (interned), or NULL: at ip */
-		uint64_t ip, hash;		/* hash: frame_hash() of the name */
-		uint16_t len;			/* of the name */
+		uint64_t ip;
+		uint32_t name;			/* interned in r->cpaths[ev] */
+		uint32_t ev;
 		bool inlined, used;
-		char hex[22];			/* the name of a frame without a symbol */
 	} gnames[4096];				/* (direct mapped) */
+	struct {				/* path_label()'s: a numbered label's string */
+		uint32_t label, ev, id;		/* (label NO_LABEL: unused) */
+	} plabels[4096];			/* interned in r->cpaths[ev], direct mapped */
 	struct sym_key label_key;		/* of label */
 	uint32_t ids[MAX_FRAMES];		/* number_entries()'s labels of r->centries */
 	size_t kofs[MAX_FRAMES + 1], kcap;	/* key_strings() in kbuf */
@@ -288,6 +312,10 @@ struct symrep {
 	bool outer[MAX_FRAMES];			/* (and which are a path's outermost) */
 	uint32_t *stamps, stamp_now;		/* by label number (stamps__begin()) */
 	size_t nr_stamps;
+	struct shape *shapes;			/* MEMO_SHAPES of them, direct mapped */
+	struct shape *rec;			/* the shape being recorded, or NULL */
+	struct row_vec *rec_self;		/* (and its event's self rows) */
+	uint64_t mkey[4 + 4 * MAX_FRAMES + 4];	/* shape_key()'s */
 };
 
 struct symrep *symrep__new(struct symbols *syms, const struct symrep_config *cfg)
@@ -324,12 +352,17 @@ struct symrep *symrep__new(struct symbols *syms, const struct symrep_config *cfg
 				goto out_free;
 		}
 	}
-	if (cfg->graph && !(r->paths = calloc(n, sizeof(*r->paths))))
+	if (cfg->graph && (!(r->paths = calloc(n, sizeof(*r->paths))) ||
+			   !(r->cpaths = calloc(n, sizeof(*r->cpaths)))))
 		goto out_free;
 	for (i = 0; r->paths && i < n; i++)
-		if (!(r->paths[i] = sym_stacks__new()))
+		if (!(r->paths[i] = sym_stacks__new()) || !(r->cpaths[i] = callpaths__new()))
 			goto out_free;
+	for (i = 0; i < ARRAY_SIZE(r->plabels); i++)
+		r->plabels[i].label = NO_LABEL;
 	if (cfg->folded && !(r->folded = sym_stacks__new()))
+		goto out_free;
+	if (r->chains && r->self_v && !(r->shapes = calloc(MEMO_SHAPES, sizeof(*r->shapes))))
 		goto out_free;
 	return r;
 out_free:
@@ -350,10 +383,13 @@ void symrep__delete(struct symrep *r)
 			sym_stacks__delete(r->children[i]);
 		if (r->paths)
 			sym_stacks__delete(r->paths[i]);
+		if (r->cpaths)
+			callpaths__delete(r->cpaths[i]);
 	}
 	free(r->self);
 	free(r->children);
 	free(r->paths);
+	free(r->cpaths);
 	sym_stacks__delete(r->folded);
 	free(r->addrs);
 	for (i = 0; r->self_v && i < (r->cfg.nr_events ? r->cfg.nr_events : 1); i++)
@@ -367,6 +403,11 @@ void symrep__delete(struct symrep *r)
 	sym_stacks__delete(r->levels);
 	free(r->stamps);
 	free(r->kbuf);
+	for (i = 0; r->shapes && i < MEMO_SHAPES; i++) {
+		free(r->shapes[i].key);
+		free(r->shapes[i].ops);
+	}
+	free(r->shapes);
 	free(r);
 }
 
@@ -619,147 +660,119 @@ static const char *label_comm(struct symrep *r, const char *comm)
 	return e ? e->key : comm;
 }
 
-/* one sample's row of label @id (@key) in the rows @st, or the counts of @rv by number */
-static int add_row(struct sym_stacks *st, struct row_vec *rv, uint32_t id,
+/* op @kind of @id at @depth onto the shape being recorded, which a failure leaves invalid */
+static void shape_op(struct symrep *r, unsigned int kind, uint32_t id, uint32_t depth)
+{
+	struct shape *sh = r->rec;
+
+	if (sh->nr_ops == sh->ops_cap) {
+		uint32_t ncap = sh->ops_cap ? sh->ops_cap * 2 : 64;
+		struct shape_op *n = ncap > 1u << 20 ? NULL : realloc(sh->ops, ncap * sizeof(*n));
+
+		if (!n || depth >= 1u << 30) {
+			r->rec = NULL;
+			return;
+		}
+		sh->ops = n;
+		sh->ops_cap = ncap;
+	}
+	sh->ops[sh->nr_ops++] = (struct shape_op){ id, kind << 30 | depth };
+}
+
+/*
+ * one sample's row of label @id (@key) in the rows @st, or the counts of @rv by number (the
+ * shape recorded then: @rv is r->self_v[] or r->children_v[])
+ */
+static int add_row(struct symrep *r, struct sym_stacks *st, struct row_vec *rv, uint32_t id,
 		   const struct sym_key *key, uint64_t period, uint32_t depth, int32_t tid)
 {
-	if (id == NO_LABEL || !rv)
+	if (id == NO_LABEL || !rv) {
+		r->rec = NULL;	/* not by number: no shape */
 		return sym_stacks__add_key(st, key, period, depth, tid);
+	}
+	if (r->rec)
+		shape_op(r, rv == r->rec_self ? OP_SELF : OP_CHILD, id, depth);
 	return row_vec__add(rv, id, period, depth, tid);
 }
 
 /*
- * r->gpath: the names of the @np path frames of r->xf joined as add_path() joins them
- * (caller order: the outermost first; callee order: frame 0 first), r->gpos[k] where frame
- * k's starts. Every path of a sample is a tail of it: one string a sample, not one a row.
+ * Frame @f's name in a call graph (put_frame()'s NAME_GRAPH) interned in r->cpaths[@ev], kept
+ * by what it is a function of (its symbol and whether it is inlined there, else its ip): a
+ * chain's frames recur sample after sample. CALLPATHS_NONE on ENOMEM.
  */
-/*
- * The hash of a call path's key in r->paths with --children: the label's (sym_key__set()'s),
- * and each frame name's folded in from the last, so that the frames of every path of a
- * sample, each a tail of the one string r->gpath, are hashed once a sample, not once a path
- * (r->ghash). A function of the key alone, as the table needs, as long as no name holds a
- * separator. Without --children a sample has one path, hashed as sym_key__set() would.
- */
-static uint64_t path_fold(uint64_t tail, uint64_t name)
-{
-	uint64_t h = (tail ^ name) * 0xff51afd7ed558ccdull;
-
-	return h ^ h >> 31;
-}
-
-static uint64_t frame_hash(const char *s, size_t len)
-{
-	return hash_bytes(s, len, 0x9e3779b97f4a7c15ull);
-}
-
-/* path_hash() of a whole key: label, SYMREP_PATH_SEP, frames (cut anywhere) */
-static uint64_t path_hash(const char *key, size_t len)
-{
-	const char *sep = memchr(key, SYMREP_PATH_SEP, len), *p = key + len, *b;
-	uint64_t h = 0;
-
-	if (!sep)
-		return hash_bytes(key, len, 0);
-	for (;; p = b - 1) {	/* each name, the empty ones too, from the last */
-		for (b = p; b > sep + 1 && b[-1] != SYMREP_FRAME_SEP; b--)
-			;
-		h = path_fold(h, frame_hash(b, (size_t)(p - b)));
-		if (b == sep + 1)
-			break;
-	}
-	return path_fold(h, hash_bytes(key, (size_t)(sep - key), 0));
-}
-
-/*
- * Frame @f's name in a call graph (put_frame()'s NAME_GRAPH), kept by what it is a function
- * of (its symbol and whether it is inlined there, else its ip): a chain's frames recur sample
- * after sample. The entry, or NULL where the name cannot be kept.
- */
-static const struct gname *graph_name(struct symrep *r, const struct sym_loc *f)
+static uint32_t graph_name(struct symrep *r, size_t ev, const struct sym_loc *f)
 {
 	uint64_t x = f->sym ? (uintptr_t)f->sym * 0x9e3779b97f4a7c15ull ^ f->inlined :
 			      f->ip * 0xc4ceb9fe1a85ec53ull;
 	struct gname *e = &r->gnames[(x ^ x >> 29) & (ARRAY_SIZE(r->gnames) - 1)];
 	char name[300];
-	size_t len;
+	struct sym_key k;
 
-	if (e->used && e->sym == f->sym && (f->sym ? e->inlined == f->inlined : e->ip == f->ip))
-		return e;
-	len = put_frame(name, 0, sizeof(name), f, 256, NAME_GRAPH);
-	if (!f->sym && len >= sizeof(e->hex))
-		return NULL;
-	*e = (struct gname){ .sym = f->sym, .ip = f->ip, .hash = frame_hash(name, len),
-			     .len = (uint16_t)len, .inlined = f->inlined, .used = true };
-	if (!f->sym)
-		memcpy(e->hex, name, len + 1);
-	return e;
-}
-
-static void graph_names(struct symrep *r, size_t np)
-{
-	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE;
-	size_t n = 0, i, k;
-	uint64_t h = 0, fh[MAX_FRAMES];
-
-	r->gpath[0] = '\0';
-	for (i = 0; i < np; i++) {
-		const struct gname *e;
-
-		k = callee ? i : np - 1 - i;
-		if (i)
-			n = put(r->gpath, n, sizeof(r->gpath), (char[]){ SYMREP_FRAME_SEP, 0 }, 1);
-		r->gpos[k] = n;
-		e = graph_name(r, &r->xf[k]);
-		if (e && n + e->len < sizeof(r->gpath)) {	/* put_frame()'s name, kept */
-			if (!e->sym) {
-				memcpy(r->gpath + n, e->hex, e->len);
-			} else if (!e->inlined) {
-				memcpy(r->gpath + n, e->sym, e->len);
-			} else {
-				memcpy(r->gpath + n, e->sym, e->len - 10);
-				memcpy(r->gpath + n + e->len - 10, " (inlined)", 10);
-			}
-			n += e->len;
-			r->gpath[n] = '\0';
-			fh[k] = e->hash;
-		} else {
-			n = put_frame(r->gpath, n, sizeof(r->gpath), &r->xf[k], 256, NAME_GRAPH);
-			fh[k] = frame_hash(r->gpath + r->gpos[k], n - r->gpos[k]);
-		}
-	}
-	r->glen = n;
-	/* each tail's frames hashed from its end: the last name in r->gpath first (without
-	 * --children a sample has one path: its key hashed as it is) */
-	for (i = np; r->cfg.children && i-- > 0;) {
-		k = callee ? i : np - 1 - i;
-		h = path_fold(h, fh[k]);
-		r->ghash[k] = h;
-	}
+	if (e->used && e->ev == ev && e->sym == f->sym &&
+	    (f->sym ? e->inlined == f->inlined : e->ip == f->ip))
+		return e->name;
+	k.len = put_frame(name, 0, sizeof(name), f, 256, NAME_GRAPH);
+	k.str = name;
+	k.hash = hash_bytes(name, k.len, 0);
+	*e = (struct gname){ .sym = f->sym, .ip = f->ip, .ev = (uint32_t)ev,
+			     .name = callpaths__intern(r->cpaths[ev], &k), .inlined = f->inlined };
+	e->used = e->name != CALLPATHS_NONE;
+	return e->name;
 }
 
 /*
- * The frames of a call path: for SYMREP_GRAPH_CALLER frames @hi down to @lo (@lo 0), for
- * SYMREP_GRAPH_CALLEE @lo up to @hi (the last path frame), frame 0 the sampled one: the
- * tail of r->gpath from frame @hi's or @lo's name, after the label, cut as one buffer cuts
+ * The nodes in r->cpaths[@ev] of the @np path frames of r->xf, each in r->gnode[] the path
+ * from its frame to the end (caller order: to frame 0; callee order: to the outermost): every
+ * path of a sample is one of them. 0 or -ENOMEM.
  */
-static int add_path(struct symrep *r, struct sym_stacks *paths, const struct sym_key *lab,
+static int graph_names(struct symrep *r, size_t ev, size_t np)
+{
+	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE;
+	uint32_t tail = CALLPATHS_NONE;
+	size_t i, k;
+
+	for (i = 0; i < np; i++) {
+		k = callee ? np - 1 - i : i;
+		tail = callpaths__node(r->cpaths[ev], graph_name(r, ev, &r->xf[k]), tail);
+		if (tail == CALLPATHS_NONE)
+			return -ENOMEM;
+		r->gnode[k] = tail;
+	}
+	return 0;
+}
+
+/* label @lab (number @id, or NO_LABEL: a key of the sample) interned in r->cpaths[@ev] */
+static uint32_t path_label(struct symrep *r, size_t ev, const struct sym_key *lab, uint32_t id)
+{
+	size_t slot = (id * 0x9e3779b9u >> 20) & (ARRAY_SIZE(r->plabels) - 1);
+
+	if (id == NO_LABEL)
+		return callpaths__intern(r->cpaths[ev], lab);
+	if (r->plabels[slot].label != id || r->plabels[slot].ev != ev) {
+		r->plabels[slot].id = callpaths__intern(r->cpaths[ev], lab);
+		r->plabels[slot].label = r->plabels[slot].id == CALLPATHS_NONE ? NO_LABEL : id;
+		r->plabels[slot].ev = (uint32_t)ev;
+	}
+	return r->plabels[slot].id;
+}
+
+/*
+ * A call path of label @lab (number @id): for SYMREP_GRAPH_CALLER frames @hi down to @lo (@lo
+ * 0), for SYMREP_GRAPH_CALLEE @lo up to @hi (the last path frame), frame 0 the sampled one
+ */
+static int add_path(struct symrep *r, size_t ev, const struct sym_key *lab, uint32_t id,
 		    size_t lo, size_t hi, uint64_t period)
 {
 	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE;
-	size_t n = lab->len, from = r->gpos[callee ? lo : hi], k;
-	struct sym_key key;
 
-	if (n + 2 >= sizeof(r->buf))
-		return 0;
-	memcpy(r->buf, lab->str, n);
-	r->buf[n++] = SYMREP_PATH_SEP;
-	k = r->glen - from < sizeof(r->buf) - 1 - n ? r->glen - from : sizeof(r->buf) - 1 - n;
-	memcpy(r->buf + n, r->gpath + from, k);
-	r->buf[n + k] = '\0';
-	key = (struct sym_key){ r->buf, n + k, !r->cfg.children ? hash_bytes(r->buf, n + k, 0) :
-			k == r->glen - from ? path_fold(r->ghash[callee ? lo : hi], lab->hash) :
-			path_hash(r->buf, n + k) };
-	return sym_stacks__add_key(paths, &key, period, 0, -1);
+	long c = callpaths__add(r->cpaths[ev], path_label(r, ev, lab, id),
+				r->gnode[callee ? lo : hi], period);
+
+	if (c < 0)
+		return (int)c;
+	if (r->rec)
+		shape_op(r, OP_PATH, (uint32_t)c, 0);
+	return 0;
 }
 
 /*
@@ -982,7 +995,7 @@ static bool same_key(const struct symrep *r, size_t i, size_t j)
  */
 static int add_children(struct symrep *r, const struct stream_sample *s, const char *comm,
 			size_t nf, size_t np, size_t n0, struct sym_stacks *st,
-			struct row_vec *rv, struct sym_stacks *paths)
+			struct row_vec *rv, size_t ev)
 {
 	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE;
 	const struct sym_loc *self = &r->frames[0];
@@ -994,12 +1007,12 @@ static int add_children(struct symrep *r, const struct stream_sample *s, const c
 		       (np || symbols__chain_ok(s));
 	size_t i, j;
 	uint32_t id, self_row = 0;
-	bool by_id, keyed = false;
+	bool by_id, keyed = false, paths = r->cpaths != NULL;
 	int ret;
 
 	/* the sampled function, even where only its DWARF name is a frame (a clone) */
 	id = frame_label(r, self, s->tid, s->cpu, comm, &lab);
-	ret = add_row(st, rv, id, lab, s->period, (uint32_t)np, (int32_t)s->tid);
+	ret = add_row(r, st, rv, id, lab, s->period, (uint32_t)np, (int32_t)s->tid);
 	chain_entries(r, self, nf);
 	by_id = !ret && rv && id != NO_LABEL && number_entries(r, s, comm, nf, np, paths && !callee);
 	if (by_id)
@@ -1036,11 +1049,11 @@ static int add_children(struct symrep *r, const struct stream_sample *s, const c
 		/* perf's depth of the entry's callchain: from it to the outermost frame (callee
 		 * order) or to the sampled one (caller order) */
 		if (!seen)
-			ret = add_row(st, rv, id, lab, s->period,
+			ret = add_row(r, st, rv, id, lab, s->period,
 				      (uint32_t)(i >= np ? 0 : callee ? np - i : i + 1),
 				      (int32_t)s->tid);
 		if (!ret && path)
-			ret = add_path(r, paths, lab, callee ? i : 0, callee ? np - 1 : i,
+			ret = add_path(r, ev, lab, id, callee ? i : 0, callee ? np - 1 : i,
 				       s->period);
 	}
 	return ret;
@@ -1196,12 +1209,12 @@ static int finish_place(struct symrep *r, struct symrep_addr **v, size_t n, uint
 	return sym_stacks__add_n(r->self[e->idx], r->label, samples, period);
 }
 
-/* a path key @str as add_path() keys it in r->paths (its hash by the table's rule) */
-static void path_key(const struct symrep *r, const char *str, struct sym_key *k)
+/* a path key @str as paths_by_key() keys it in r->paths */
+static void path_key(const char *str, struct sym_key *k)
 {
 	k->str = str;
 	k->len = strlen(str);
-	k->hash = r->cfg.children ? path_hash(str, k->len) : hash_bytes(str, k->len, 0);
+	k->hash = hash_bytes(str, k->len, 0);
 }
 
 /*
@@ -1238,9 +1251,9 @@ static int repath(struct symrep *r, size_t idx, struct sym_stacks *renamed)
 				continue;	/* (as add_path() leaves out a path it cannot hold) */
 			memcpy(r->buf, lab->str, lab->len);
 			strcpy(r->buf + lab->len, sep);
-			path_key(r, r->buf, &k);
+			path_key(r->buf, &k);
 		} else {
-			path_key(r, key, &k);
+			path_key(key, &k);
 		}
 		ret = sym_stacks__merge(n, &k, v[i].nr_samples, v[i].period, v[i].depth, v[i].tid);
 	}
@@ -1353,12 +1366,45 @@ static int relabel(struct symrep *r)
 	return ret;
 }
 
+/*
+ * The call paths counted by number (r->cpaths) into r->paths by key, as the printing reads
+ * them: label, SYMREP_PATH_SEP, the frames; a key cut at r->buf's size, one whose label
+ * leaves no room left out. 0 or -ENOMEM.
+ */
+static int paths_by_key(struct symrep *r)
+{
+	size_t ev, i, nr;
+	int ret = 0;
+
+	for (ev = 0; r->cpaths && ev < (r->cfg.nr_events ? r->cfg.nr_events : 1); ev++) {
+		const struct callpaths_count *c = callpaths__counts(r->cpaths[ev], &nr);
+
+		for (i = 0; i < nr && !ret; i++) {
+			struct sym_key k;
+
+			if (!callpaths__key(r->cpaths[ev], c[i].label, c[i].node, SYMREP_PATH_SEP,
+					    SYMREP_FRAME_SEP, r->buf, sizeof(r->buf)))
+				continue;
+			path_key(r->buf, &k);
+			ret = sym_stacks__merge(r->paths[ev], &k, c[i].nr_samples, c[i].period, 0,
+						-1);
+		}
+		if (ret)
+			return ret;
+		callpaths__delete(r->cpaths[ev]);
+		r->cpaths[ev] = NULL;
+	}
+	free(r->cpaths);
+	r->cpaths = NULL;
+	return 0;
+}
+
 int symrep__finish(struct symrep *r)
 {
 	uint64_t skid_first = UINT64_MAX;
 	struct symrep_addr **v;
 	size_t i, j, n = 0;
-	int ret = relabel(r);
+	int ret = paths_by_key(r) ?: relabel(r);
 
 	for (i = 0; r->self_v && i < r->cfg.nr_events && !ret; i++) {
 		ret = row_vec__flush(&r->self_v[i], r->labels, r->self[i]);
@@ -1415,6 +1461,92 @@ static int focus_line(struct symrep *r, const struct stream_sample *s, size_t n0
 	return ret;
 }
 
+/*
+ * The shape of a sample (struct shape) with frames r->xf[0, @nx), the first @nxp path frames
+ * and @n0 frame 0's, its comm @comm (label_comm()'s), event @idx, in r->mkey: its length in
+ * words. A frame is what its label, entry and name are a function of: its symbol (start,
+ * DSO, level, inlined) or, without one, its addresses.
+ */
+static size_t shape_key(struct symrep *r, const struct stream_sample *s, size_t idx,
+			const char *comm, size_t nx, size_t nxp, size_t n0)
+{
+	uint64_t *k = r->mkey;
+	size_t n = 0, i;
+
+	k[n++] = idx;
+	k[n++] = nx | nxp << 16 | (uint64_t)n0 << 32;
+	k[n++] = (uintptr_t)comm;
+	/* add_children()'s chained */
+	k[n++] = (s->nr_callchain || (s->user_stack_size && s->user_regs_abi)) &&
+		 (nxp || symbols__chain_ok(s));
+	for (i = 0; i <= nx; i++) {
+		const struct sym_loc *f = i < nx ? &r->xf[i] : &r->frames[0];
+
+		k[n++] = f->sym ? (uintptr_t)f->sym : f->ip;
+		k[n++] = (uintptr_t)f->dso;
+		k[n++] = f->sym ? f->sym_start : f->addr;
+		k[n++] = (f->sym != NULL) | f->inlined << 1 | f->kernel << 2 | f->at_ip << 3 |
+			 f->unwound << 4;
+	}
+	return n;
+}
+
+/*
+ * The shape of r->mkey's @len words if its slot holds it (hit: *@hit), else the slot made
+ * ready to record it; NULL where it cannot be (ENOMEM: the sample is counted unrecorded)
+ */
+static struct shape *shape_find(struct symrep *r, size_t len, bool *hit)
+{
+	uint64_t h = hash_bytes(r->mkey, len * sizeof(*r->mkey), 0);
+	struct shape *sh = &r->shapes[h & (MEMO_SHAPES - 1)];
+
+	*hit = sh->valid && sh->hash == h && sh->key_len == len &&
+	       !memcmp(sh->key, r->mkey, len * sizeof(*r->mkey));
+	if (*hit)
+		return sh;
+	sh->valid = false;
+	if (len > sh->key_cap) {
+		uint64_t *n = realloc(sh->key, len * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		sh->key = n;
+		sh->key_cap = (uint32_t)len;
+	}
+	memcpy(sh->key, r->mkey, len * sizeof(*r->mkey));
+	sh->key_len = (uint32_t)len;
+	sh->hash = h;
+	sh->nr_ops = 0;
+	return sh;
+}
+
+/* a sample of shape @sh: its rows and paths counted as the first of the shape's were */
+static int shape_replay(struct symrep *r, const struct shape *sh,
+			const struct stream_sample *s, size_t idx)
+{
+	uint32_t i;
+	int ret = 0;
+
+	for (i = 0; i < sh->nr_ops && !ret; i++) {
+		const struct shape_op *op = &sh->ops[i];
+		uint32_t depth = op->kind_depth & ((1u << 30) - 1);
+
+		switch (op->kind_depth >> 30) {
+		case OP_SELF:
+			ret = row_vec__add(&r->self_v[idx], op->id, s->period, depth, -1);
+			break;
+		case OP_CHILD:
+			ret = row_vec__add(&r->children_v[idx], op->id, s->period, depth,
+					   (int32_t)s->tid);
+			break;
+		default:
+			callpaths__add_at(r->cpaths[idx], op->id, s->period);
+			break;
+		}
+	}
+	return ret;
+}
+
 /* a sample's frames looked up as it comes (callchains, or rows not by label) */
 static __attribute__((noinline)) int frames_sample(struct symrep *r,
 						   const struct stream_sample *s, size_t idx,
@@ -1423,6 +1555,7 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 	unsigned int flags = r->flags;
 	size_t nf = 1, np, i, nx = 0, nxp = 0, n0 = 1;
 	const struct sym_key *lab;
+	struct shape *sh;
 	bool moved = false;
 	uint32_t id;
 	int ret = 0;
@@ -1468,17 +1601,26 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 		return ret;
 	r->raw_comm = comm;
 	comm = label_comm(r, comm);
+	if (r->shapes) {
+		bool hit;
+
+		sh = shape_find(r, shape_key(r, s, idx, comm, nx, nxp, n0), &hit);
+		if (sh && hit)
+			return shape_replay(r, sh, s, idx);
+		r->rec = sh;
+		r->rec_self = &r->self_v[idx];
+	}
 	id = frame_label(r, &r->frames[0], s->tid, s->cpu, comm, &lab);
-	ret = add_row(r->self[idx], r->self_v ? &r->self_v[idx] : NULL, id, lab, s->period, 0,
+	ret = add_row(r, r->self[idx], r->self_v ? &r->self_v[idx] : NULL, id, lab, s->period, 0,
 		      -1);
-	if (r->paths && nxp)
-		graph_names(r, nxp);
-	if (!ret && r->paths && nxp)
-		ret = add_path(r, r->paths[idx], lab, 0, nxp - 1, s->period);
+	if (!ret && r->cpaths && nxp)
+		ret = graph_names(r, idx, nxp) ?: add_path(r, idx, lab, id, 0, nxp - 1, s->period);
 	if (!ret && r->children[idx])
 		ret = add_children(r, s, comm, nx, nxp, n0, r->children[idx],
-				   r->children_v ? &r->children_v[idx] : NULL,
-				   r->paths ? r->paths[idx] : NULL);
+				   r->children_v ? &r->children_v[idx] : NULL, idx);
+	if (!ret && r->rec)
+		r->rec->valid = true;	/* recorded whole */
+	r->rec = NULL;
 	return ret;
 }
 
