@@ -4,7 +4,7 @@
  * interned frame names, each node a name followed by the path it leads to (its tail), so
  * the paths of one sample that are tails of each other (every children entry's, from the
  * entry to the sampled frame) are one lookup a frame, not one string a path. Counts are
- * kept by (label, node); callpaths__key() spells a node as symrep's path keys spell it.
+ * kept by (label, node); callpaths__next() walks a node's names.
  */
 #ifndef SCHEDLENS_CALLPATHS_H
 #define SCHEDLENS_CALLPATHS_H
@@ -43,12 +43,8 @@ struct callpaths_count {
 const struct callpaths_count *callpaths__counts(const struct callpaths *cp, size_t *nr);
 /* the interned string @id (callpaths__intern()'s) */
 const char *callpaths__str(const struct callpaths *cp, uint32_t id, size_t *len);
-/*
- * Label @label, @sep, then node @node's names from it on joined by @frame_sep into @buf of
- * @cap bytes, cut at @cap - 1 and NUL-terminated; the length written, or 0 where the label
- * and @sep leave no room for a name (@cap <= its length + 2)
- */
-size_t callpaths__key(const struct callpaths *cp, uint32_t label, uint32_t node, char sep,
-		      char frame_sep, char *buf, size_t cap);
+/* node @node's name into *@name and *@len: the node after it (CALLPATHS_NONE: the end) */
+uint32_t callpaths__next(const struct callpaths *cp, uint32_t node, const char **name,
+			 size_t *len);
 
 #endif

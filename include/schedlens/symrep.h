@@ -19,9 +19,8 @@ struct focus;
  * --children, -g), call paths, collapsed stacks and a focus list's shares.
  * A label is the row's keys rendered as perf shows them, SYMREP_SEP between keys (a symbol's
  * followed by SYMREP_ID and what tells equal names apart, as perf's rows are by symbol: its
- * DSO and address; symrep__split() leaves it out); a call
- * path key is the label, SYMREP_PATH_SEP, then the frames joined by SYMREP_FRAME_SEP, outermost
- * first for SYMREP_GRAPH_CALLER, innermost first for SYMREP_GRAPH_CALLEE.
+ * DSO and address; symrep__split() leaves it out); a call path is a label and frame names,
+ * outermost first for SYMREP_GRAPH_CALLER, innermost first for SYMREP_GRAPH_CALLEE.
  */
 enum symrep_key { SYMREP_COMM, SYMREP_DSO, SYMREP_SYM, SYMREP_PID, SYMREP_CPU, SYMREP_SRCLINE };
 enum symrep_graph { SYMREP_GRAPH_NONE, SYMREP_GRAPH_CALLER, SYMREP_GRAPH_CALLEE };
@@ -35,8 +34,6 @@ enum symrep_graph { SYMREP_GRAPH_NONE, SYMREP_GRAPH_CALLER, SYMREP_GRAPH_CALLEE 
 enum symrep_inline { SYMREP_INLINE_UNWOUND, SYMREP_INLINE_ALL, SYMREP_INLINE_NONE };
 
 #define SYMREP_SEP '\x1f'
-#define SYMREP_PATH_SEP '\x1e'
-#define SYMREP_FRAME_SEP '\x1d'
 #define SYMREP_ID '\x1c'
 #define SYMREP_MAX_KEYS 8
 
@@ -85,8 +82,28 @@ void symrep__repeat_n(struct symrep *r, const char *sym, uint64_t nr, uint64_t p
 int symrep__finish(struct symrep *r);
 /* rows of event @idx: self (@children false) or children; NULL without labels */
 struct sym_stacks *symrep__rows(struct symrep *r, size_t idx, bool children);
-/* call paths of event @idx (-g); NULL without */
-struct sym_stacks *symrep__paths(struct symrep *r, size_t idx);
+/* a call path of -g: its row's label (as symrep__rows() keys it) and its counts */
+struct symrep_path {
+	const char *label;
+	uint64_t nr_samples, period;
+	uint32_t node;		/* (its names: symrep__path_frames()) */
+};
+
+struct symrep_name {
+	const char *s;
+	size_t len;		/* of the name printed */
+	size_t key_len;		/* of the name and what tells equal names apart (perf's
+				 * match_chain(): DSO and symbol start, or ip), from @s */
+};
+
+/* the call paths of event @idx (-g), *@nr of them, once finished; NULL without */
+const struct symrep_path *symrep__paths(const struct symrep *r, size_t idx, size_t *nr);
+/*
+ * The frame names of path @p of event @idx into @v (@max at most): the outermost first with
+ * SYMREP_GRAPH_CALLER, the innermost first with SYMREP_GRAPH_CALLEE; how many
+ */
+size_t symrep__path_frames(const struct symrep *r, size_t idx, const struct symrep_path *p,
+			   struct symrep_name *v, size_t max);
 struct sym_stacks *symrep__folded(struct symrep *r);
 /*
  * Samples and period that landed on interrupt-enable instructions, the first such symbol,

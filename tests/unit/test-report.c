@@ -90,6 +90,20 @@ static uint64_t inside(int (*fn)(int))
 	return (uint64_t)(uintptr_t)fn + 2;
 }
 
+/* one sample of thread @pid in @leaf called by mid, @at bytes from where they are */
+static void sample_mid(struct stream_ops *ops, struct fixture *fx, struct stream_stats *st,
+		       uint32_t pid, int (*leaf)(int), uint64_t at, uint64_t period)
+{
+	uint64_t chain[3] = { PERF_CONTEXT_USER, inside(leaf) + at, inside(mid) + at };
+	struct stream_sample s = { .evsel = &fx->ev, .misc = PERF_RECORD_MISC_USER,
+				   .ip = chain[1], .time = 10 + st->nr_samples, .pid = pid,
+				   .tid = pid, .period = period, .nr_callchain = 3,
+				   .callchain = chain };
+
+	ck_assert_int_eq(ops->sample(ops->ctx, &s), 0);
+	st->nr_samples++;
+}
+
 /* leaf_a 3 times and leaf_b once, called by mid, in a thread named from the start */
 static void feed_leaves(struct stream_ops *ops, struct fixture *fx, struct stream_stats *st)
 {
@@ -97,17 +111,8 @@ static void feed_leaves(struct stream_ops *ops, struct fixture *fx, struct strea
 
 	ck_assert_int_eq(ops->comm(ops->ctx, PID, PID, "tester", true, 1), 0);
 	ck_assert_int_eq(ops->mmap(ops->ctx, &fx->map), 0);
-	for (i = 0; i < 4; i++) {
-		uint64_t chain[3] = { PERF_CONTEXT_USER, i < 3 ? inside(leaf_a) : inside(leaf_b),
-				      inside(mid) };
-		struct stream_sample s = { .evsel = &fx->ev, .misc = PERF_RECORD_MISC_USER,
-					   .ip = chain[1], .time = 10 + (uint64_t)i, .pid = PID,
-					   .tid = PID, .period = 1000, .nr_callchain = 3,
-					   .callchain = chain };
-
-		ck_assert_int_eq(ops->sample(ops->ctx, &s), 0);
-		st->nr_samples++;
-	}
+	for (i = 0; i < 4; i++)
+		sample_mid(ops, fx, st, PID, i < 3 ? leaf_a : leaf_b, 0, 1000);
 }
 
 static void (*feed)(struct stream_ops *, struct fixture *, struct stream_stats *) = feed_leaves;
@@ -256,6 +261,12 @@ START_TEST(test_folded)
 }
 END_TEST
 
+static void children_caller(struct report_opts *o)
+{
+	children(o);
+	graph_caller(o);
+}
+
 /*
  * A frame at address 0 closing two chains: one of a kernel sample taken before the thread's
  * exec, under its placeholder comm, whose user frames have no map (the 0 then at the kernel
@@ -286,7 +297,7 @@ static void feed_exec_zero(struct stream_ops *ops, struct fixture *fx, struct st
 START_TEST(test_children_zero)
 {
 	static const char *const sorts[] = { "comm,dso,sym", "pid,sym", "sym" };
-	const char *row;
+	const char *row, *end, *s;
 	size_t i;
 	char *t;
 
@@ -301,6 +312,14 @@ START_TEST(test_children_zero)
 		ck_assert_msg(!line_with(t, "[.] 0000000000000000", NULL), "%s:\n%s", sorts[i], t);
 		free(t);
 	}
+	/* the call paths of a renamed row follow it: the kernel sample's, under tester */
+	t = run("comm,sym", children_caller);
+	row = line_with(t, "100.00%", "0.00%", "tester", "[k] 0000000000000000", NULL);
+	ck_assert_msg(row, "%s", t);
+	end = strstr(row, "\n\n");	/* the row's call graph ends at a blank line */
+	ck_assert_msg(end && (s = memmem(row, (size_t)(end - row), "--50.00%--0x7f0000001000",
+					  24)), "%s", t);
+	free(t);
 	feed = feed_leaves;
 }
 END_TEST
@@ -322,22 +341,8 @@ static void feed_two_comms(struct stream_ops *ops, struct fixture *fx, struct st
 	ck_assert_int_eq(ops->mmap(ops->ctx, &fx->map), 0);
 	m.pid = m.tid = PID + 1;
 	ck_assert_int_eq(ops->mmap(ops->ctx, &m), 0);
-	for (i = 0; i < 3; i++) {
-		uint64_t chain[3] = { PERF_CONTEXT_USER, inside(leaf_a), inside(mid) };
-		struct stream_sample s = { .evsel = &fx->ev, .misc = PERF_RECORD_MISC_USER,
-					   .ip = chain[1], .time = 10 + (uint64_t)i, .pid = pid[i],
-					   .tid = pid[i], .period = period[i], .nr_callchain = 3,
-					   .callchain = chain };
-
-		ck_assert_int_eq(ops->sample(ops->ctx, &s), 0);
-		st->nr_samples++;
-	}
-}
-
-static void children_caller(struct report_opts *o)
-{
-	children(o);
-	graph_caller(o);
+	for (i = 0; i < 3; i++)
+		sample_mid(ops, fx, st, pid[i], leaf_a, 0, period[i]);
 }
 
 START_TEST(test_same_frames)
@@ -360,15 +365,56 @@ START_TEST(test_same_frames)
 }
 END_TEST
 
-/* call paths by number spelt as symrep's keys: label, separator, names; cut to the buffer */
+/*
+ * mid and leaf_a in this program and in a copy of it mapped beside: one comm row whose two
+ * paths have the same names in other DSOs, two branches in perf's tree (match_chain(): a
+ * node is a DSO's symbol), not one
+ */
+static char copy_path[PATH_MAX];
+
+static void feed_two_dsos(struct stream_ops *ops, struct fixture *fx, struct stream_stats *st)
+{
+	const uint64_t base = 0x500000000000ull, at = base - fx->map.start;
+	struct stream_mmap m = fx->map;
+
+	ck_assert_int_eq(ops->comm(ops->ctx, PID, PID, "tester", true, 1), 0);
+	ck_assert_int_eq(ops->mmap(ops->ctx, &fx->map), 0);
+	m.start = base;
+	m.filename = copy_path;
+	ck_assert_int_eq(ops->mmap(ops->ctx, &m), 0);
+	sample_mid(ops, fx, st, PID, leaf_a, 0, 1000);
+	sample_mid(ops, fx, st, PID, leaf_a, at, 1000);
+}
+
+START_TEST(test_graph_dsos)
+{
+	char cmd[2 * PATH_MAX + 16], self[PATH_MAX], *t;
+	const char *a;
+
+	ck_assert(realpath("/proc/self/exe", self));
+	snprintf(copy_path, sizeof(copy_path), "/tmp/schedlens-test-report-%d", (int)getpid());
+	snprintf(cmd, sizeof(cmd), "cp %s %s", self, copy_path);
+	ck_assert_int_eq(system(cmd), 0);
+	feed = feed_two_dsos;
+	t = run("comm", graph_caller);
+	unlink(copy_path);
+	feed = feed_leaves;
+	a = line_with(t, "--50.00%--mid", NULL);
+	ck_assert_msg(a && line_with(a + 1, "--50.00%--mid", NULL), "%s", t);
+	ck_assert_msg(!line_with(t, "---mid", NULL), "%s", t);
+	free(t);
+}
+END_TEST
+
+/* call paths by number: interned names, nodes that share their tails, counts by label and node */
 START_TEST(test_callpaths)
 {
 	struct callpaths *cp = callpaths__new();
 	struct sym_key a, b, l;
 	uint32_t ia, ib, il, n1, n2;
 	const struct callpaths_count *c;
-	char buf[64];
-	size_t nr;
+	const char *name;
+	size_t nr, len;
 
 	ck_assert_ptr_nonnull(cp);
 	sym_key__set(&a, "inner");
@@ -393,11 +439,11 @@ START_TEST(test_callpaths)
 	ck_assert_uint_eq(c[0].period, 6);
 	ck_assert_uint_eq(c[1].nr_samples, 2);
 	ck_assert_uint_eq(c[1].period, 9);
-	ck_assert_uint_eq(callpaths__key(cp, il, n2, '|', ';', buf, sizeof(buf)), 15);
-	ck_assert_str_eq(buf, "row|outer;inner");
-	ck_assert_uint_eq(callpaths__key(cp, il, n2, '|', ';', buf, 8), 7);
-	ck_assert_str_eq(buf, "row|out");
-	ck_assert_uint_eq(callpaths__key(cp, il, n2, '|', ';', buf, 5), 0);
+	ck_assert_uint_eq(callpaths__next(cp, n2, &name, &len), n1);
+	ck_assert(len == 5 && !memcmp(name, "outer", 5));
+	ck_assert_uint_eq(callpaths__next(cp, n1, &name, &len), CALLPATHS_NONE);
+	ck_assert(len == 5 && !memcmp(name, "inner", 5));
+	ck_assert_str_eq(callpaths__str(cp, il, &len), "row");
 	callpaths__delete(cp);
 }
 END_TEST
@@ -435,6 +481,7 @@ int main(void)
 	tcase_add_test(tc, test_sort_keys);
 	tcase_add_test(tc, test_same_frames);
 	tcase_add_test(tc, test_callpaths);
+	tcase_add_test(tc, test_graph_dsos);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

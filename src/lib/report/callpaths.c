@@ -263,26 +263,9 @@ const char *callpaths__str(const struct callpaths *cp, uint32_t id, size_t *len)
 	return cp->str + cp->off[id];
 }
 
-size_t callpaths__key(const struct callpaths *cp, uint32_t label, uint32_t node, char sep,
-		      char frame_sep, char *buf, size_t cap)
+uint32_t callpaths__next(const struct callpaths *cp, uint32_t node, const char **name,
+			 size_t *len)
 {
-	size_t n, len, k;
-	bool more = false;
-	const char *s = callpaths__str(cp, label, &len);
-
-	if (len + 2 >= cap)
-		return 0;
-	memcpy(buf, s, len);
-	n = len;
-	buf[n++] = sep;
-	for (; node != CALLPATHS_NONE && n < cap - 1; node = cp->tail[node], more = true) {
-		if (more)
-			buf[n++] = frame_sep;
-		s = callpaths__str(cp, cp->name[node], &len);
-		k = len < cap - 1 - n ? len : cap - 1 - n;
-		memcpy(buf + n, s, k);
-		n += k;
-	}
-	buf[n] = '\0';
-	return n;
+	*name = callpaths__str(cp, cp->name[node], len);
+	return cp->tail[node];
 }

@@ -184,7 +184,8 @@ void report__print_notes(struct report *r)
  */
 struct gnode {
 	const char *name;
-	size_t len;
+	size_t len;			/* of the name printed */
+	size_t klen;			/* of what the node is (symrep_name.key_len) */
 	uint64_t hit, cumul;
 	struct gnode *child, *next;
 	struct gnode *last;		/* the child gnode__add() last went to */
@@ -209,7 +210,6 @@ static void gnode__delete(struct gnode *n)
 	}
 }
 
-/* @path: frames separated by SYMREP_FRAME_SEP; names point into it */
 /* a tree's nodes by parent and name, for gnode__add(): a node can have thousands of children */
 struct gindex {
 	struct gnode **tab;
@@ -230,7 +230,7 @@ static struct gnode **gindex__slot(const struct gindex *x, const struct gnode *p
 	for (i = h & x->mask; x->tab[i]; i = (i + 1) & x->mask) {
 		const struct gnode *c = x->tab[i];
 
-		if (c->parent == parent && c->len == len && !memcmp(c->name, name, len))
+		if (c->parent == parent && c->klen == len && !memcmp(c->name, name, len))
 			break;
 	}
 	return &x->tab[i];
@@ -248,8 +248,8 @@ static int gindex__grow(struct gindex *x)
 		const struct gnode *c = x->tab[i];
 
 		if (c)
-			*gindex__slot(&n, c->parent, c->name, c->len,
-				      gindex__hash(c->parent, c->name, c->len)) = x->tab[i];
+			*gindex__slot(&n, c->parent, c->name, c->klen,
+				      gindex__hash(c->parent, c->name, c->klen)) = x->tab[i];
 	}
 	free(x->tab);
 	n.used = x->used;
@@ -257,20 +257,23 @@ static int gindex__grow(struct gindex *x)
 	return 0;
 }
 
-static int gnode__add(struct gnode *root, struct gindex *x, const char *path, uint64_t period)
+/* a path of @nr frame names (names point into symrep's, which outlive the tree) */
+static int gnode__add(struct gnode *root, struct gindex *x, const struct symrep_name *v,
+		      size_t nr, uint64_t period)
 {
 	struct gnode *n = root, *c, **slot;
-	const char *p = path;
+	size_t i;
 	uint64_t h;
 
 	root->cumul += period;
-	while (*p) {
-		const char *e = strchr(p, SYMREP_FRAME_SEP);
-		size_t len = e ? (size_t)(e - p) : strlen(p);
+	for (i = 0; i < nr; i++) {
+		const char *p = v[i].s;
+		size_t len = v[i].key_len;
 
-		/* the child the last path took first (a row's paths come sorted), else by name */
+		/* the child the last path took first (a row's paths share their starts), else
+		 * by name and what tells equal names apart */
 		c = n->last;
-		if (!c || c->len != len || memcmp(c->name, p, len)) {
+		if (!c || c->klen != len || (c->name != p && memcmp(c->name, p, len))) {
 			if ((x->used + 1) * 2 > x->mask && gindex__grow(x))
 				return -ENOMEM;
 			h = gindex__hash(n, p, len);
@@ -281,7 +284,8 @@ static int gnode__add(struct gnode *root, struct gindex *x, const char *path, ui
 				if (!c)
 					return -ENOMEM;
 				c->name = p;
-				c->len = len;
+				c->len = v[i].len;
+				c->klen = len;
 				c->parent = n;
 				c->next = n->child;
 				n->child = c;
@@ -293,7 +297,6 @@ static int gnode__add(struct gnode *root, struct gindex *x, const char *path, ui
 		c->cumul += period;
 		n->last = c;
 		n = c;
-		p += len + (e != NULL);
 	}
 	n->hit += period;
 	return 0;
@@ -315,7 +318,12 @@ static int gnode__cmp(const void *a, const void *b)
 	if (x->cumul != y->cumul)
 		return x->cumul > y->cumul ? -1 : 1;
 	c = memcmp(x->name, y->name, x->len < y->len ? x->len : y->len);
-	return c ?: (x->len > y->len) - (x->len < y->len);
+	if (!c)
+		c = (x->len > y->len) - (x->len < y->len);
+	if (!c)		/* equal names: by what tells them apart, for one order */
+		c = memcmp(x->name, y->name, x->klen < y->klen ? x->klen : y->klen) ?:
+		    (x->klen > y->klen) - (x->klen < y->klen);
+	return c;
 }
 
 /* the children of @n at or above the threshold, largest first; NULL when none (or ENOMEM) */
@@ -666,18 +674,9 @@ static void label_rows__exit(struct label_rows *lr)
 	free(lr->vals);
 }
 
-/* two paths of one row: by what follows their label of @ctx bytes */
-static int path_cmp(const void *a, const void *b, void *ctx)
-{
-	size_t len = *(const size_t *)ctx;
-
-	return strcmp((*(const struct sym_stack *const *)a)->key + len,
-		      (*(const struct sym_stack *const *)b)->key + len);
-}
-
 /* the call paths of event @idx by row: row i's are p[start[i]] to p[start[i + 1] - 1] */
 struct row_paths {
-	const struct sym_stack **p;
+	const struct symrep_path **p;
 	size_t *start;
 };
 
@@ -690,16 +689,12 @@ static uint64_t label_hash(const char *s, size_t n)
 	return h;
 }
 
-/*
- * Each path's row found by its label (the key up to SYMREP_PATH_SEP) in a table of the rows'
- * labels, the paths of a row then in key order: one hash a path and small sorts, where one
- * sort of all the keys compared their long common labels over and over.
- */
+/* Each path's row found by its label in a table of the rows' labels */
 static int paths_by_row(struct report *r, size_t idx, const struct label_rows *lr,
 			struct row_paths *rp)
 {
-	size_t nr, i, mask = 15, *row = NULL, *fill = NULL, k;
-	const struct sym_stack *v = sym_stacks__slots(symrep__paths(r->symrep, idx), &nr);
+	size_t nr = 0, i, mask = 15, *row = NULL, *fill = NULL, k;
+	const struct symrep_path *v = symrep__paths(r->symrep, idx, &nr);
 	uint32_t *tab;
 	int ret = -ENOMEM;
 
@@ -719,16 +714,11 @@ static int paths_by_row(struct report *r, size_t idx, const struct label_rows *l
 		tab[k] = (uint32_t)i + 1;
 	}
 	for (i = 0; i < nr; i++) {
-		const char *key = v[i].key, *sep = key ? strchr(key, SYMREP_PATH_SEP) : NULL;
-		size_t len = sep ? (size_t)(sep - key) : 0;
+		const char *key = v[i].label;
 
 		row[i] = SIZE_MAX;
-		if (!sep)	/* a free slot */
-			continue;
-		for (k = label_hash(key, len) & mask; tab[k]; k = (k + 1) & mask) {
-			const char *lab = lr->v[tab[k] - 1].key;
-
-			if (!strncmp(lab, key, len) && !lab[len]) {
+		for (k = label_hash(key, strlen(key)) & mask; tab[k]; k = (k + 1) & mask) {
+			if (!strcmp(lr->v[tab[k] - 1].key, key)) {
 				row[i] = tab[k] - 1;
 				rp->start[row[i] + 1]++;
 				break;
@@ -751,12 +741,13 @@ out:
 }
 
 static int print_paths(struct report *r, size_t idx, const struct row_paths *rp, size_t row,
-		       const char *label, uint64_t tp, uint64_t parent)
+		       uint64_t tp, uint64_t parent)
 {
-	size_t len = strlen(label), i;
+	struct symrep_name names[256];
 	struct gnode root = { 0 };
 	struct gindex x = { 0 };
 	uint64_t sum = 0;
+	size_t i, n;
 	int ret = 0;
 
 	/* a row whose paths together are below the threshold has no branch to print (most
@@ -765,10 +756,10 @@ static int print_paths(struct report *r, size_t idx, const struct row_paths *rp,
 		sum += rp->p[i]->period;
 	if (sum < graph_min_hit(tp))
 		return 0;
-	qsort_r(rp->p + rp->start[row], rp->start[row + 1] - rp->start[row], sizeof(*rp->p),
-		path_cmp, &len);
-	for (i = rp->start[row]; i < rp->start[row + 1] && !ret; i++)
-		ret = gnode__add(&root, &x, rp->p[i]->key + len + 1, rp->p[i]->period);
+	for (i = rp->start[row]; i < rp->start[row + 1] && !ret; i++) {
+		n = symrep__path_frames(r->symrep, idx, rp->p[i], names, ARRAY_SIZE(names));
+		ret = gnode__add(&root, &x, names, n, rp->p[i]->period);
+	}
 	free(x.tab);
 	if (!ret)
 		ret = print_graph(r->out, &root, tp + (r->period_out ? r->period_out[idx] : 0), tp,
@@ -836,7 +827,7 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 	struct label_rows lr;
 	int ret = label_rows(r, idx, n, &lr);
 
-	if (!ret && symrep__paths(r->symrep, idx) && !o->sep)
+	if (!ret && symrep__paths(r->symrep, idx, &(size_t){ 0 }) && !o->sep)
 		ret = paths_by_row(r, idx, &lr, &paths);
 	if (ret)
 		goto out_free;
@@ -884,7 +875,7 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 		}
 		fputc('\n', r->out);
 		if (paths.p && !ret)
-			ret = print_paths(r, idx, &paths, i, e->key, tp[0], e->period[0]);
+			ret = print_paths(r, idx, &paths, i, tp[0], e->period[0]);
 	}
 	if (!o->sep)
 		fprintf(r->out, "\n\n");

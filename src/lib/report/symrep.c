@@ -3,6 +3,7 @@
  * stacks, focus; on the symbols session's public interface alone. */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,8 +269,12 @@ struct symrep {
 	struct symbols *syms;
 	bool chains;
 	struct sym_stacks **self, **children;	/* per event, by label */
-	struct sym_stacks **paths;		/* per event, with -g: by key, once finished */
-	struct callpaths **cpaths;		/* per event, with -g: by number, until then */
+	struct callpaths **cpaths;		/* per event, with -g */
+	struct symrep_path **path_v;		/* per event: cpaths' counts, once finished */
+	size_t *nr_paths;
+	uint32_t **plnum;			/* per event: by interned label, its number
+						 * (NO_LABEL: a key of the sample) */
+	size_t *plnum_cap;
 	struct sym_stacks *folded;
 	uint64_t skid_samples, skid_period, total_period, skid_with_caller;
 	const char *skid_sym;
@@ -297,7 +302,8 @@ struct symrep {
 	uint32_t gnode[MAX_FRAMES];		/* graph_names(): each path frame's node */
 	struct gname {				/* a frame's name in a call graph, by frame */
 		const char *sym;		/* its symbol (interned), or NULL: at ip */
-		uint64_t ip;
+		const struct sym_dso *dso;
+		uint64_t at;			/* sym_start, or ip without a symbol */
 		uint32_t name;			/* interned in r->cpaths[ev] */
 		uint32_t ev;
 		bool inlined, used;
@@ -352,11 +358,14 @@ struct symrep *symrep__new(struct symbols *syms, const struct symrep_config *cfg
 				goto out_free;
 		}
 	}
-	if (cfg->graph && (!(r->paths = calloc(n, sizeof(*r->paths))) ||
-			   !(r->cpaths = calloc(n, sizeof(*r->cpaths)))))
+	if (cfg->graph && (!(r->cpaths = calloc(n, sizeof(*r->cpaths))) ||
+			   !(r->path_v = calloc(n, sizeof(*r->path_v))) ||
+			   !(r->nr_paths = calloc(n, sizeof(*r->nr_paths))) ||
+			   !(r->plnum = calloc(n, sizeof(*r->plnum))) ||
+			   !(r->plnum_cap = calloc(n, sizeof(*r->plnum_cap)))))
 		goto out_free;
-	for (i = 0; r->paths && i < n; i++)
-		if (!(r->paths[i] = sym_stacks__new()) || !(r->cpaths[i] = callpaths__new()))
+	for (i = 0; r->cpaths && i < n; i++)
+		if (!(r->cpaths[i] = callpaths__new()))
 			goto out_free;
 	for (i = 0; i < ARRAY_SIZE(r->plabels); i++)
 		r->plabels[i].label = NO_LABEL;
@@ -381,15 +390,20 @@ void symrep__delete(struct symrep *r)
 			sym_stacks__delete(r->self[i]);
 		if (r->children)
 			sym_stacks__delete(r->children[i]);
-		if (r->paths)
-			sym_stacks__delete(r->paths[i]);
 		if (r->cpaths)
 			callpaths__delete(r->cpaths[i]);
+		if (r->path_v)
+			free(r->path_v[i]);
+		if (r->plnum)
+			free(r->plnum[i]);
 	}
 	free(r->self);
 	free(r->children);
-	free(r->paths);
 	free(r->cpaths);
+	free(r->path_v);
+	free(r->nr_paths);
+	free(r->plnum);
+	free(r->plnum_cap);
 	sym_stacks__delete(r->folded);
 	free(r->addrs);
 	for (i = 0; r->self_v && i < (r->cfg.nr_events ? r->cfg.nr_events : 1); i++)
@@ -702,19 +716,33 @@ static int add_row(struct symrep *r, struct sym_stacks *st, struct row_vec *rv, 
  */
 static uint32_t graph_name(struct symrep *r, size_t ev, const struct sym_loc *f)
 {
-	uint64_t x = f->sym ? (uintptr_t)f->sym * 0x9e3779b97f4a7c15ull ^ f->inlined :
-			      f->ip * 0xc4ceb9fe1a85ec53ull;
+	uint64_t at = f->sym ? f->sym_start : f->ip,
+		 x = ((uintptr_t)f->sym ^ at * 0xc4ceb9fe1a85ec53ull ^ (uintptr_t)f->dso) *
+			     0x9e3779b97f4a7c15ull ^ f->inlined;
 	struct gname *e = &r->gnames[(x ^ x >> 29) & (ARRAY_SIZE(r->gnames) - 1)];
-	char name[300];
+	char name[300 + 1 + PATH_MAX + 1 + sizeof(at)];
 	struct sym_key k;
+	size_t n;
 
-	if (e->used && e->ev == ev && e->sym == f->sym &&
-	    (f->sym ? e->inlined == f->inlined : e->ip == f->ip))
+	if (e->used && e->ev == ev && e->sym == f->sym && e->inlined == f->inlined &&
+	    e->dso == f->dso && e->at == at)
 		return e->name;
-	k.len = put_frame(name, 0, sizeof(name), f, 256, NAME_GRAPH);
+	k.len = put_frame(name, 0, 300, f, 256, NAME_GRAPH);
+	/* perf's match_chain(): a frame is a node by its DSO and symbol start (by its ip
+	 * without a symbol), an inlined one by its name: the DSO's name and the address after
+	 * a NUL the printing stops at */
+	if (!f->inlined) {
+		name[k.len++] = '\0';
+		n = f->dso ? strlen(sym_dso__name(f->dso)) : 0;
+		n = n < PATH_MAX ? n : PATH_MAX;
+		memcpy(name + k.len, f->dso ? sym_dso__name(f->dso) : "", n);
+		name[k.len + n] = '\0';
+		memcpy(name + k.len + n + 1, &at, sizeof(at));
+		k.len += n + 1 + sizeof(at);
+	}
 	k.str = name;
 	k.hash = hash_bytes(name, k.len, 0);
-	*e = (struct gname){ .sym = f->sym, .ip = f->ip, .ev = (uint32_t)ev,
+	*e = (struct gname){ .sym = f->sym, .dso = f->dso, .at = at, .ev = (uint32_t)ev,
 			     .name = callpaths__intern(r->cpaths[ev], &k), .inlined = f->inlined };
 	e->used = e->name != CALLPATHS_NONE;
 	return e->name;
@@ -741,19 +769,37 @@ static int graph_names(struct symrep *r, size_t ev, size_t np)
 	return 0;
 }
 
+/* *@v of *@cap label numbers made to hold @need, the new ones NO_LABEL: 0 or -ENOMEM */
+static int grow_nolabel(uint32_t **v, size_t *cap, size_t need)
+{
+	size_t old = *cap;
+
+	if (grow_zeroed((void **)v, cap, need, sizeof(**v), 1024))
+		return -ENOMEM;
+	memset(*v + old, 0xff, (*cap - old) * sizeof(**v));	/* NO_LABEL */
+	return 0;
+}
+
 /* label @lab (number @id, or NO_LABEL: a key of the sample) interned in r->cpaths[@ev] */
 static uint32_t path_label(struct symrep *r, size_t ev, const struct sym_key *lab, uint32_t id)
 {
 	size_t slot = (id * 0x9e3779b9u >> 20) & (ARRAY_SIZE(r->plabels) - 1);
 
+	uint32_t k;
+
 	if (id == NO_LABEL)
 		return callpaths__intern(r->cpaths[ev], lab);
-	if (r->plabels[slot].label != id || r->plabels[slot].ev != ev) {
-		r->plabels[slot].id = callpaths__intern(r->cpaths[ev], lab);
-		r->plabels[slot].label = r->plabels[slot].id == CALLPATHS_NONE ? NO_LABEL : id;
-		r->plabels[slot].ev = (uint32_t)ev;
-	}
-	return r->plabels[slot].id;
+	if (r->plabels[slot].label == id && r->plabels[slot].ev == ev)
+		return r->plabels[slot].id;
+	k = callpaths__intern(r->cpaths[ev], lab);
+	/* the label's number by its string's: symrep__paths() names the path's row by it,
+	 * renamed or not (relabel()) */
+	if (k == CALLPATHS_NONE || (k >= r->plnum_cap[ev] &&
+				    grow_nolabel(&r->plnum[ev], &r->plnum_cap[ev], k + 1)))
+		return CALLPATHS_NONE;
+	r->plnum[ev][k] = id;
+	r->plabels[slot] = (typeof(r->plabels[slot])){ id, (uint32_t)ev, k };
+	return k;
 }
 
 /*
@@ -1209,84 +1255,12 @@ static int finish_place(struct symrep *r, struct symrep_addr **v, size_t n, uint
 	return sym_stacks__add_n(r->self[e->idx], r->label, samples, period);
 }
 
-/* a path key @str as paths_by_key() keys it in r->paths */
-static void path_key(const char *str, struct sym_key *k)
-{
-	k->str = str;
-	k->len = strlen(str);
-	k->hash = hash_bytes(str, k->len, 0);
-}
-
-/*
- * The call paths of event @idx whose label is one relabel() renamed (@renamed: the old
- * labels, period the label's number + 1) keyed anew, the table rebuilt: 0 or -ENOMEM
- */
-static int repath(struct symrep *r, size_t idx, struct sym_stacks *renamed)
-{
-	const struct sym_stack *v;
-	struct sym_stacks *n;
-	size_t nr, i, len;
-	int ret = 0;
-
-	if (!r->paths || !r->paths[idx] || !(n = sym_stacks__new()))
-		return r->paths && r->paths[idx] ? -ENOMEM : 0;
-	v = sym_stacks__slots(r->paths[idx], &nr);
-	for (i = 0; i < nr && !ret; i++) {
-		const char *key = v[i].key, *sep = key ? strchr(key, SYMREP_PATH_SEP) : NULL;
-		const struct sym_stack *old = NULL;
-		struct sym_key k;
-
-		if (!key)
-			continue;
-		len = sep ? (size_t)(sep - key) : 0;
-		if (sep && len < sizeof(r->label)) {
-			memcpy(r->label, key, len);
-			r->label[len] = '\0';
-			old = sym_stacks__get(renamed, r->label);
-		}
-		if (old) {
-			const struct sym_key *lab = &r->labels->keys[old->period - 1];
-
-			if (lab->len + strlen(sep) >= sizeof(r->buf))
-				continue;	/* (as add_path() leaves out a path it cannot hold) */
-			memcpy(r->buf, lab->str, lab->len);
-			strcpy(r->buf + lab->len, sep);
-			path_key(r->buf, &k);
-		} else {
-			path_key(key, &k);
-		}
-		ret = sym_stacks__merge(n, &k, v[i].nr_samples, v[i].period, v[i].depth, v[i].tid);
-	}
-	if (ret) {
-		sym_stacks__delete(n);
-		return ret;
-	}
-	sym_stacks__delete(r->paths[idx]);
-	r->paths[idx] = n;
-	return 0;
-}
-
-/*
- * @key, the old key of label @id, into *@renamed (made here where there are call paths) for
- * repath(), unless there already: 0 or -ENOMEM
- */
-static int note_renamed(struct symrep *r, struct sym_stacks **renamed, const char *key,
-			size_t id)
-{
-	if (!*renamed && r->paths && !(*renamed = sym_stacks__new()))
-		return -ENOMEM;
-	if (*renamed && !sym_stacks__get(*renamed, key) &&
-	    sym_stacks__add_n(*renamed, key, 0, id + 1))
-		return -ENOMEM;
-	return 0;
-}
-
 /*
  * Labels without a symbol that relabel() made equal but for their level take the level of
  * the first (the lowest id, made first): first_level() over them all again, each changed
  * label's old key noted as relabel()'s are. 0 or -ENOMEM.
  */
-static int relevel(struct symrep *r, struct sym_stacks **renamed)
+static int relevel(struct symrep *r)
 {
 	struct labels *l = r->labels;
 	struct sym_stacks *levels = NULL;
@@ -1306,7 +1280,6 @@ static int relevel(struct symrep *r, struct sym_stacks **renamed)
 		if (!levels) {
 			ret = -ENOMEM;
 		} else if (str[pos] != c) {
-			ret = note_renamed(r, renamed, str, i);
 			str[pos] = c;
 			sym_key__set(&l->keys[i], str);
 		}
@@ -1324,7 +1297,6 @@ static int relevel(struct symrep *r, struct sym_stacks **renamed)
 static int relabel(struct symrep *r)
 {
 	struct labels *l = r->labels;
-	struct sym_stacks *renamed = NULL;
 	size_t i, field = 0, n, len, nr_renamed = 0;
 	int ret = 0;
 
@@ -1345,8 +1317,7 @@ static int relabel(struct symrep *r)
 		len = end ? (size_t)(end - p) : strlen(p);
 		n = (size_t)(p - l->keys[i].str);
 		str = malloc(l->keys[i].len - len + strlen(raw) + 1);
-		if (!str || note_renamed(r, &renamed, l->keys[i].str, i)) {
-			free(str);
+		if (!str) {
 			ret = -ENOMEM;
 			break;
 		}
@@ -1359,43 +1330,37 @@ static int relabel(struct symrep *r)
 		nr_renamed++;
 	}
 	if (nr_renamed && !ret)
-		ret = relevel(r, &renamed);
-	for (i = 0; renamed && i < (r->cfg.nr_events ? r->cfg.nr_events : 1) && !ret; i++)
-		ret = repath(r, i, renamed);
-	sym_stacks__delete(renamed);
+		ret = relevel(r);
 	return ret;
 }
 
 /*
- * The call paths counted by number (r->cpaths) into r->paths by key, as the printing reads
- * them: label, SYMREP_PATH_SEP, the frames; a key cut at r->buf's size, one whose label
- * leaves no room left out. 0 or -ENOMEM.
+ * The call paths of each event (r->cpaths' counts) as symrep__paths() gives them, each under
+ * its label as renamed (relabel()): 0 or -ENOMEM
  */
-static int paths_by_key(struct symrep *r)
+static int paths_finish(struct symrep *r)
 {
-	size_t ev, i, nr;
-	int ret = 0;
+	size_t ev, i, nr, len;
 
 	for (ev = 0; r->cpaths && ev < (r->cfg.nr_events ? r->cfg.nr_events : 1); ev++) {
 		const struct callpaths_count *c = callpaths__counts(r->cpaths[ev], &nr);
+		struct symrep_path *v;
 
-		for (i = 0; i < nr && !ret; i++) {
-			struct sym_key k;
+		if (r->path_v[ev])
+			continue;	/* (finished before) */
+		v = r->path_v[ev] = calloc(nr ? nr : 1, sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		for (i = 0; i < nr; i++) {
+			uint32_t num = c[i].label < r->plnum_cap[ev] ? r->plnum[ev][c[i].label] :
+								       NO_LABEL;
 
-			if (!callpaths__key(r->cpaths[ev], c[i].label, c[i].node, SYMREP_PATH_SEP,
-					    SYMREP_FRAME_SEP, r->buf, sizeof(r->buf)))
-				continue;
-			path_key(r->buf, &k);
-			ret = sym_stacks__merge(r->paths[ev], &k, c[i].nr_samples, c[i].period, 0,
-						-1);
+			v[i] = (struct symrep_path){ num == NO_LABEL ?
+				callpaths__str(r->cpaths[ev], c[i].label, &len) :
+				r->labels->keys[num].str, c[i].nr_samples, c[i].period, c[i].node };
 		}
-		if (ret)
-			return ret;
-		callpaths__delete(r->cpaths[ev]);
-		r->cpaths[ev] = NULL;
+		r->nr_paths[ev] = nr;
 	}
-	free(r->cpaths);
-	r->cpaths = NULL;
 	return 0;
 }
 
@@ -1404,7 +1369,7 @@ int symrep__finish(struct symrep *r)
 	uint64_t skid_first = UINT64_MAX;
 	struct symrep_addr **v;
 	size_t i, j, n = 0;
-	int ret = paths_by_key(r) ?: relabel(r);
+	int ret = relabel(r) ?: paths_finish(r);
 
 	for (i = 0; r->self_v && i < r->cfg.nr_events && !ret; i++) {
 		ret = row_vec__flush(&r->self_v[i], r->labels, r->self[i]);
@@ -1666,9 +1631,40 @@ struct sym_stacks *symrep__rows(struct symrep *r, size_t idx, bool children)
 	return children ? r->children[idx] : r->self[idx];
 }
 
-struct sym_stacks *symrep__paths(struct symrep *r, size_t idx)
+const struct symrep_path *symrep__paths(const struct symrep *r, size_t idx, size_t *nr)
 {
-	return r->paths && idx < (r->cfg.nr_events ? r->cfg.nr_events : 1) ? r->paths[idx] : NULL;
+	if (!r->path_v || idx >= (r->cfg.nr_events ? r->cfg.nr_events : 1) || !r->path_v[idx])
+		return NULL;
+	*nr = r->nr_paths[idx];
+	return r->path_v[idx];
+}
+
+/*
+ * A call path's names cut where a key of 8191 bytes would end (the label, a separator, the
+ * names with one between each: the last name cut short, none where the label leaves no
+ * room), an empty last name left out: as perf's paths of one string a path were read back
+ */
+size_t symrep__path_frames(const struct symrep *r, size_t idx, const struct symrep_path *p,
+			   struct symrep_name *v, size_t max)
+{
+	size_t used = strlen(p->label) + 1, n = 0, len, key, cap = sizeof(r->buf) - 1;
+	uint32_t node = p->node;
+	const char *name;
+
+	if (used + 1 >= cap)
+		return 0;
+	while (node != CALLPATHS_NONE && used < cap && n < max) {
+		used += n > 0;		/* the separator */
+		node = callpaths__next(r->cpaths[idx], node, &name, &key);
+		len = strnlen(name, key);	/* (the frame's identity after it) */
+		if (used + len > cap)
+			key = len = used < cap ? cap - used : 0;
+		v[n++] = (struct symrep_name){ name, len, key };
+		used += len;
+	}
+	if (n && !v[n - 1].len)
+		n--;
+	return n;
 }
 
 struct sym_stacks *symrep__folded(struct symrep *r)
