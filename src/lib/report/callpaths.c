@@ -8,10 +8,14 @@
 #include "schedlens/callpaths.h"
 #include "schedlens/util.h"
 
-/* open addressing by a nonzero 64-bit key: the number it maps to (1-based); 0 empty */
+/* open addressing by a 64-bit key: the number it maps to, id 0 empty (a probe: one line) */
+struct idslot {
+	uint64_t key;
+	uint32_t id;
+};
+
 struct idtab {
-	uint64_t *key;
-	uint32_t *id;
+	struct idslot *v;
 	size_t mask, used;
 };
 
@@ -43,39 +47,31 @@ static int idtab__init(struct idtab *t)
 {
 	t->mask = 1023;
 	t->used = 0;
-	t->key = calloc(t->mask + 1, sizeof(*t->key));
-	t->id = calloc(t->mask + 1, sizeof(*t->id));
-	return t->key && t->id ? 0 : -ENOMEM;
+	t->v = calloc(t->mask + 1, sizeof(*t->v));
+	return t->v ? 0 : -ENOMEM;
 }
 
 static void idtab__free(struct idtab *t)
 {
-	free(t->key);
-	free(t->id);
+	free(t->v);
 }
 
 static int idtab__grow(struct idtab *t)
 {
 	size_t nmask = t->mask * 2 + 1, i, j;
-	uint64_t *nk = calloc(nmask + 1, sizeof(*nk));
-	uint32_t *ni = calloc(nmask + 1, sizeof(*ni));
+	struct idslot *n = calloc(nmask + 1, sizeof(*n));
 
-	if (!nk || !ni) {
-		free(nk);
-		free(ni);
+	if (!n)
 		return -ENOMEM;
-	}
 	for (i = 0; i <= t->mask; i++) {
-		if (!t->id[i])
+		if (!t->v[i].id)
 			continue;
-		for (j = mix(t->key[i]) & nmask; ni[j]; j = (j + 1) & nmask)
+		for (j = mix(t->v[i].key) & nmask; n[j].id; j = (j + 1) & nmask)
 			;
-		nk[j] = t->key[i];
-		ni[j] = t->id[i];
+		n[j] = t->v[i];
 	}
-	idtab__free(t);
-	t->key = nk;
-	t->id = ni;
+	free(t->v);
+	t->v = n;
 	t->mask = nmask;
 	return 0;
 }
@@ -89,8 +85,7 @@ static int idtab__room(struct idtab *t)
 /* @key with @id in free slot @i */
 static void idtab__put(struct idtab *t, size_t i, uint64_t key, uint32_t id)
 {
-	t->key[i] = key;
-	t->id[i] = id;
+	t->v[i] = (struct idslot){ key, id };
 	t->used++;
 }
 
@@ -99,7 +94,7 @@ static size_t idtab__slot(struct idtab *t, uint64_t key)
 {
 	size_t i;
 
-	for (i = mix(key) & t->mask; t->id[i] && t->key[i] != key; i = (i + 1) & t->mask)
+	for (i = mix(key) & t->mask; t->v[i].id && t->v[i].key != key; i = (i + 1) & t->mask)
 		;
 	return i;
 }
@@ -182,10 +177,10 @@ uint32_t callpaths__intern(struct callpaths *cp, const struct sym_key *k)
 
 	if (idtab__room(&cp->strs))
 		return CALLPATHS_NONE;
-	for (i = mix(h) & cp->strs.mask; cp->strs.id[i]; i = (i + 1) & cp->strs.mask) {
-		uint32_t id = cp->strs.id[i];
+	for (i = mix(h) & cp->strs.mask; cp->strs.v[i].id; i = (i + 1) & cp->strs.mask) {
+		uint32_t id = cp->strs.v[i].id;
 
-		if (cp->strs.key[i] == h && cp->len[id] == k->len &&
+		if (cp->strs.v[i].key == h && cp->len[id] == k->len &&
 		    !memcmp(cp->str + cp->off[id], k->str, k->len))
 			return id;
 	}
@@ -212,8 +207,8 @@ uint32_t callpaths__node(struct callpaths *cp, uint32_t name, uint32_t tail)
 	if (name == CALLPATHS_NONE || idtab__room(&cp->nodes))
 		return CALLPATHS_NONE;
 	i = idtab__slot(&cp->nodes, key);
-	if (cp->nodes.id[i])
-		return cp->nodes.id[i];
+	if (cp->nodes.v[i].id)
+		return cp->nodes.v[i].id;
 	if (n >= UINT32_MAX || grow_by(&cp->nodes_cap, n + 1, (void **)&cp->name, sizeof(*cp->name),
 				       (void **)&cp->tail, sizeof(*cp->tail), NULL, 0))
 		return CALLPATHS_NONE;
@@ -239,7 +234,7 @@ long callpaths__add(struct callpaths *cp, uint32_t label, uint32_t node, uint64_
 	if (idtab__room(&cp->pairs))
 		return -ENOMEM;
 	i = idtab__slot(&cp->pairs, key);
-	if (!cp->pairs.id[i]) {
+	if (!cp->pairs.v[i].id) {
 		if (cp->nr_counts >= UINT32_MAX - 1 ||
 		    grow_array((void **)&cp->counts, &cp->counts_cap, cp->nr_counts + 1,
 			       sizeof(*cp->counts)))
@@ -247,8 +242,8 @@ long callpaths__add(struct callpaths *cp, uint32_t label, uint32_t node, uint64_
 		cp->counts[cp->nr_counts] = (struct callpaths_count){ label, node, 0, 0 };
 		idtab__put(&cp->pairs, i, key, (uint32_t)++cp->nr_counts);
 	}
-	callpaths__add_at(cp, cp->pairs.id[i] - 1, period);
-	return (long)cp->pairs.id[i] - 1;
+	callpaths__add_at(cp, cp->pairs.v[i].id - 1, period);
+	return (long)cp->pairs.v[i].id - 1;
 }
 
 const struct callpaths_count *callpaths__counts(const struct callpaths *cp, size_t *nr)
