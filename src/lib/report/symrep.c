@@ -828,7 +828,8 @@ static int add_path(struct symrep *r, size_t ev, const struct sym_key *lab, uint
  */
 static size_t path_frames(const struct symrep *r, const struct stream_sample *s, size_t nf)
 {
-	if (!symbols__chain_ok(s))
+	/* (more than frame 0: symbols__chain() read the chain, so it was one perf reads) */
+	if (nf <= 1 && !symbols__chain_ok(s))
 		return 0;	/* perf's callchain is then empty: no path */
 	if (s->evsel && s->evsel->attr.sample_type & PERF_SAMPLE_STACK_USER && nf &&
 	    !r->frames[nf - 1].kernel && !r->frames[nf - 1].unwound)
@@ -875,6 +876,10 @@ static size_t expand(struct symrep *r, int mode, bool moved, size_t nf, size_t n
 	r->xf = r->frames;
 	*nxp = np;
 	*n0 = 1;
+	/* the unwound frames are a chain's last ones (and frame 0 of a user sample) */
+	if (!nf || (mode == SYMREP_INLINE_UNWOUND && !r->frames[0].unwound &&
+		    !r->frames[nf - 1].unwound))
+		return nf;
 	for (i = 0; i < nf && mode != SYMREP_INLINE_NONE; i++) {
 		const struct sym_loc *f = &r->frames[i];
 		struct sym_loc at = *f;
