@@ -406,6 +406,41 @@ START_TEST(test_graph_dsos)
 }
 END_TEST
 
+/*
+ * A sample at an address no map covers (mid its caller): perf's DSO column is then 16 wide
+ * at least (hists__set_unres_dso_col_len(): an address's hex digits), in the hists' rows and
+ * --children's alike, where "[unknown]" and this program's name are shorter
+ */
+static void feed_unmapped(struct stream_ops *ops, struct fixture *fx, struct stream_stats *st)
+{
+	uint64_t chain[3] = { PERF_CONTEXT_USER, 0x1000, inside(mid) };
+	struct stream_sample s = { .evsel = &fx->ev, .misc = PERF_RECORD_MISC_USER, .ip = 0x1000,
+				   .time = 10, .pid = PID, .tid = PID, .period = 1000,
+				   .nr_callchain = 3, .callchain = chain };
+
+	ck_assert_int_eq(ops->comm(ops->ctx, PID, PID, "tester", true, 1), 0);
+	ck_assert_int_eq(ops->mmap(ops->ctx, &fx->map), 0);
+	ck_assert_int_eq(ops->sample(ops->ctx, &s), 0);
+	st->nr_samples++;
+}
+
+START_TEST(test_unresolved_width)
+{
+	char *t;
+	int i;
+
+	feed = feed_unmapped;
+	for (i = 0; i < 2; i++) {
+		t = run("dso,sym", i ? children : NULL);
+		ck_assert_msg(line_with(t, "[unknown]", "[.] 0x0000000000001000", NULL), "%s", t);
+		ck_assert_msg(strstr(t, "# Overhead  Shared Object     Symbol") ||
+			      strstr(t, "Self  Shared Object     Symbol"), "%s", t);
+		free(t);
+	}
+	feed = feed_leaves;
+}
+END_TEST
+
 /* call paths by number: interned names, nodes that share their tails, counts by label and node */
 START_TEST(test_callpaths)
 {
@@ -482,6 +517,7 @@ int main(void)
 	tcase_add_test(tc, test_same_frames);
 	tcase_add_test(tc, test_callpaths);
 	tcase_add_test(tc, test_graph_dsos);
+	tcase_add_test(tc, test_unresolved_width);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

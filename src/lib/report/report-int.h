@@ -69,6 +69,12 @@ struct report {
 					 * data only (-t, --folded) */
 };
 
+/*
+ * perf's hists__set_unres_dso_col_len(): where a row shown has no symbol, the DSO column is
+ * 16 wide at least (an address's hex digits), unless -t or --dsos; @w the width without
+ */
+size_t report__unres_dso_width(const struct report *r, size_t w);
+
 /* the one name of key @key (a hist_sort or symrep_key: the same numbers) shown as a line
  * in place of its column, or NULL */
 static inline const char *report__elided(const struct report *r, int key)

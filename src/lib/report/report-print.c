@@ -117,10 +117,18 @@ static const char *thread_comm(struct report *r, const struct hist_key *k)
 	return al.comm;
 }
 
+size_t report__unres_dso_width(const struct report *r, size_t w)
+{
+	if (r->o->sep || r->o->filter.dsos)
+		return w;
+	return w > 16 ? w : 16;
+}
+
 static size_t key_width(struct report *r, const struct hist_rows *rows, enum hist_sort s,
 			const char *title)
 {
 	size_t w = strlen(title), i, l;
+	bool unres = false;
 
 	for (i = 0; i < hist_rows__nr(rows); i++) {
 		const struct hist_key *k = hist_rows__get(rows, i).key;
@@ -147,7 +155,13 @@ static size_t key_width(struct report *r, const struct hist_rows *rows, enum his
 		}
 		if (l > w)
 			w = l;
+		unres |= !k->sym_name;
 	}
+	for (i = 0; i < r->o->nr_sorts && r->o->sorts[i] != HIST_SORT_SYM; i++)
+		;
+	/* (without a sym key a row's symbol is its first sample's: not followed) */
+	if (s == HIST_SORT_DSO && unres && i < r->o->nr_sorts)
+		w = report__unres_dso_width(r, w);
 	return w;
 }
 

@@ -825,6 +825,7 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 	char desc[1024];
 	struct row_paths paths = { 0 };
 	struct label_rows lr;
+	bool unres = false;
 	int ret = label_rows(r, idx, n, &lr);
 
 	if (!ret && symrep__paths(r->symrep, idx, &(size_t){ 0 }) && !o->sep)
@@ -839,9 +840,16 @@ int report__print_labels(struct report *r, size_t idx, size_t n)
 		w[j] = strlen(key_title(o->sym.keys[j]));
 	for (i = 0; i < lr.nr; i++) {
 		nk = label_fields(r, lr.v[i].key, f, fl, fb);
-		for (j = 0; j < nk; j++)
+		for (j = 0; j < nk; j++) {
 			w[j] = fl[j] > w[j] ? fl[j] : w[j];
+			/* a symbol's field goes on with what tells equal names apart */
+			unres |= j < o->sym.nr_keys && o->sym.keys[j] == SYMREP_SYM &&
+				 f[j][fl[j]] != SYMREP_ID;
+		}
 	}
+	for (j = 0; unres && j < o->sym.nr_keys; j++)
+		if (o->sym.keys[j] == SYMREP_DSO)
+			w[j] = report__unres_dso_width(r, w[j]);
 	if (!o->sep) {
 		report__print_count(r, all_s, all_p, r->groups[idx].nr_members > 1,
 				    report__event_desc(r, idx, n > 1, desc, sizeof(desc)));
