@@ -82,6 +82,8 @@ int report__finish(struct report *r, bool *again);
  * --folded). @st: the input's counts (the lost samples' line). 0 or -errno.
  */
 int report__print(struct report *r, const struct stream_stats *st, FILE *out, FILE *notes);
+/* the samples counted, of every event (those the time and CPU filters kept) */
+uint64_t report__nr_samples(const struct report *r);
 /* the symbol lookups kept for the next run (a cache: what cannot be written is looked up again) */
 void report__save_cache(struct report *r);
 void report__delete(struct report *r);

@@ -40,6 +40,10 @@ static int report_file(const struct report_opts *o, struct perf_file *f, bool un
 		fin = report__print(r, perf_file__stats(f), stdout, stderr);
 		ret = ret ?: fin;
 	}
+	/* as perf says it (on stderr, not an error) */
+	if (!ret && !*again && !report__nr_samples(r))
+		fprintf(stderr, "schedlens report: '%s' has no samples%s\n", o->input,
+			perf_file__stats(f)->nr_samples ? " in the time slices or CPUs asked for" : "");
 	report__save_cache(r);
 	report__delete(r);
 	return ret;

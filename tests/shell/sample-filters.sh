@@ -82,6 +82,10 @@ table --no-children -g none --sort dso,sym -C "$cpu"
 table --no-children -g none --sort comm,dso,sym --time "$win"
 grep -q "(time slices: $win)" "$TMP/ours" || fail "--time: no '(time slices: ...)'"
 table --children -g none --sort comm,dso,sym --time "$win"
+# a window after the last sample: the header alone, and a line on stderr saying why, as perf
+expect_rc 0 "$SCHEDLENS" report -i "$TMP/g.data" --time "$(awk -v t="$t0" 'BEGIN { printf "%.6f,", t + 3600 }')"
+grep -q "has no samples in the time slices or CPUs asked for" "$TMP/err" ||
+	fail "--time past the end: no reason given"
 # (a ds thread: the recorded sh has frames at address 0 both in the kernel and in user
 # space around its exec, which perf counts as one row and schedlens as two: not fixed)
 table --children -g none --sort pid,dso,sym --tid "$pid"

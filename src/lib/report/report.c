@@ -260,6 +260,16 @@ int report__print(struct report *r, const struct stream_stats *st, FILE *out, FI
 	return report__print_tables(r, st);
 }
 
+uint64_t report__nr_samples(const struct report *r)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; r->nr_samples && i < r->nr; i++)
+		n += r->nr_samples[i];
+	return n;
+}
+
 void report__save_cache(struct report *r)
 {
 	if (r->syms)
