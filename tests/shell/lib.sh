@@ -6,7 +6,11 @@ set -u
 : "${SCHEDLENS:=$SCHEDLENS_TOP/build/schedlens}"
 : "${FIXTURES:=$SCHEDLENS_TOP/../shared/fixtures}"
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+# removed by the test's shell alone: a subshell killed right after its fork (a watchdog
+# `( sleep 60; kill ... ) &` killed as soon as it is not needed) can run the EXIT trap it
+# inherited before bash resets it, and took $TMP away under stat-interval.sh now and then
+TMP_OWNER=$BASHPID
+trap '[ "$BASHPID" != "$TMP_OWNER" ] || rm -rf "$TMP"' EXIT
 
 # perf prints numbers in the locale's format (0,55 msec under de_DE, which breaks its own -x,
 # CSV); schedlens always prints the C locale's, and tests read perf in it too
