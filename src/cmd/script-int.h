@@ -93,4 +93,17 @@ void trace_memo__delete(struct trace_memo *m);
 const char *trace_memo__print(struct trace_memo *m, struct tep_handle *tep,
 			      struct trace_seq *ts, struct tep_record *rec);
 
+/*
+ * A tracepoint's print format compiled (script-tpfmt.c): _new() NULL where the format holds
+ * what only libtraceevent prints; _print() the TEP_PRINT_INFO text of a payload into @buf
+ * (NUL-terminated), its length, or -1 where libtraceevent must print it (a field past the
+ * payload's end, a text longer than @cap).
+ */
+struct tep_event;
+struct tp_fmt;
+
+struct tp_fmt *tp_fmt__new(struct tep_event *ev);
+void tp_fmt__delete(struct tp_fmt *f);
+int tp_fmt__print(const struct tp_fmt *f, const void *data, uint32_t size, char *buf, size_t cap);
+
 #endif

@@ -27,12 +27,14 @@ struct memo_event {
 	int id;
 	int kind;			/* EV_* */
 	uint32_t off;			/* where the payload's own fields start */
+	struct tp_fmt *fmt;		/* its print format compiled, or NULL */
 };
 
 struct trace_memo {
 	struct memo_event *events;
 	size_t nr_events;
 	struct text_memo *texts;	/* by event id and payload */
+	char buf[4096];			/* a text tp_fmt__print() made */
 };
 
 struct trace_memo *trace_memo__new(size_t max_bytes)
@@ -48,9 +50,13 @@ struct trace_memo *trace_memo__new(size_t max_bytes)
 
 void trace_memo__delete(struct trace_memo *m)
 {
+	size_t i;
+
 	if (!m)
 		return;
 	text_memo__delete(m->texts);
+	for (i = 0; i < m->nr_events; i++)
+		tp_fmt__delete(m->events[i].fmt);
 	free(m->events);
 	free(m);
 }
@@ -239,10 +245,11 @@ static struct memo_event *event_of(struct trace_memo *m, struct tep_handle *tep,
 		return NULL;
 	m->events = e;
 	e = &m->events[m->nr_events++];
-	*e = (struct memo_event){ id, EV_PRINT, UINT32_MAX };
+	*e = (struct memo_event){ id, EV_PRINT, UINT32_MAX, NULL };
 	ev = tep_find_event(tep, id);
 	for (a = ev && !(ev->flags & TEP_EVENT_FL_FAILED) ? ev->print_fmt.args : NULL; a; a = a->next)
 		fold_values(a);
+	e->fmt = tp_fmt__new(ev);
 	if (!ev || ev->handler || (ev->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISFTRACE |
 						TEP_EVENT_FL_ISPRINT | TEP_EVENT_FL_ISBPRINT)) ||
 	    !args_pure(ev->print_fmt.args))
@@ -281,14 +288,22 @@ const char *trace_memo__print(struct trace_memo *m, struct tep_handle *tep,
 		return print(tep, ts, rec);
 	id = tep_data_type(tep, rec);
 	e = event_of(m, tep, id);
-	if (!e || e->kind != EV_MEMO || (uint32_t)rec->size < e->off)
+	if (!e || e->kind != EV_MEMO || (uint32_t)rec->size < e->off) {
+		if (e && e->fmt &&
+		    tp_fmt__print(e->fmt, rec->data, (uint32_t)rec->size, m->buf, sizeof(m->buf)) >= 0)
+			return m->buf;
 		return print(tep, ts, rec);
+	}
 	key = (const unsigned char *)rec->data + e->off;
 	klen = (uint32_t)rec->size - e->off;
 	h = hash_bytes(key, klen, (uint64_t)(uint32_t)id << 32);
 	text = text_memo__get(m->texts, id, key, klen, h, &tlen);
 	if (text)
 		return text;
+	if (e->fmt &&
+	    tp_fmt__print(e->fmt, rec->data, (uint32_t)rec->size, m->buf, sizeof(m->buf)) >= 0)
+		return text_memo__put(m->texts, id, key, klen, h, m->buf,
+				      (uint32_t)strlen(m->buf)) ?: m->buf;
 	print(tep, ts, rec);
 	if (ts->state != TRACE_SEQ__GOOD)
 		return ts->buffer;
