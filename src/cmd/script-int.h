@@ -88,10 +88,10 @@ struct trace_memo *trace_memo__new(size_t max_bytes);
 void trace_memo__delete(struct trace_memo *m);
 /*
  * The text of @rec (NUL-terminated, valid until the next call), printed into @ts where the
- * memo has none; with @m NULL always printed.
+ * memo has none; with @m NULL always printed. Its length in *@len where @len is not NULL.
  */
 const char *trace_memo__print(struct trace_memo *m, struct tep_handle *tep,
-			      struct trace_seq *ts, struct tep_record *rec);
+			      struct trace_seq *ts, struct tep_record *rec, size_t *len);
 
 /*
  * A tracepoint's print format compiled (script-tpfmt.c): _new() NULL where the format holds

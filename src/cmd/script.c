@@ -217,10 +217,23 @@ static void out_str(const char *str)
 	out_write(str, strlen(str));
 }
 
+/* room for @n more bytes in the buffer (at most its size): where they are */
+static char *out_room(size_t n)
+{
+	if (outb.len + n > sizeof(outb.buf))
+		out_flush();
+	return outb.buf + outb.len;
+}
+
 static void out_chars(char c, int n)
 {
-	while (n-- > 0)
-		out_c(c);
+	while (n > 0) {
+		size_t k = (size_t)n < sizeof(outb.buf) ? (size_t)n : sizeof(outb.buf);
+
+		memset(out_room(k), c, k);
+		outb.len += k;
+		n -= (int)k;
+	}
 }
 
 static __attribute__((format(printf, 1, 2))) void out_fmt(const char *fmt, ...)
@@ -245,16 +258,56 @@ static __attribute__((format(printf, 1, 2))) void out_fmt(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* @n spaces at @d: past them */
+static char *spaces(char *d, size_t n)
+{
+	while (n--)
+		*d++ = ' ';
+	return d;
+}
+
 /* %*s (@width > 0) and %-*s (@width < 0) */
 static void out_pad(const char *str, int width)
 {
-	int n = (int)strlen(str);
+	size_t n = strlen(str), w = (size_t)(width < 0 ? -(long)width : width);
+	size_t pad = w > n ? w - n : 0;
+	char *d;
 
+	if (n + pad > 4096) {		/* (a long name: in pieces) */
+		if (width > 0)
+			out_chars(' ', (int)pad);
+		out_write(str, n);
+		if (width < 0)
+			out_chars(' ', (int)pad);
+		return;
+	}
+	d = out_room(n + pad);
 	if (width > 0)
-		out_chars(' ', width - n);
-	out_write(str, n);
+		d = spaces(d, pad);
+	memcpy(d, str, n);
+	d += n;
 	if (width < 0)
-		out_chars(' ', -width - n);
+		d = spaces(d, pad);
+	outb.len = (size_t)(d - outb.buf);
+}
+
+/* how many digits @v has in base 10 or 16 */
+static size_t num_len(uint64_t v, bool hex)
+{
+	static const uint64_t pow10[] = {
+		10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+		1000000000000ull, 10000000000000ull, 100000000000000ull, 1000000000000000ull,
+		10000000000000000ull, 100000000000000000ull, 1000000000000000000ull,
+		10000000000000000000ull,
+	};
+	size_t n = 1;
+
+	if (hex)
+		return v ? (size_t)(64 - __builtin_clzll(v) + 3) / 4 : 1;
+	while (n <= sizeof(pow10) / sizeof(pow10[0]) && v >= pow10[n - 1])
+		n++;
+	return n;
 }
 
 /* @v's digits, at least @digits of them (zeros before), ending at @end */
@@ -288,25 +341,27 @@ static char *fmt_num(uint64_t v, bool hex, int digits, char *end)
 	return p;
 }
 
-/* @v in base 10 or 16 (lower case), at least @digits digits, in @width (< 0: left) */
+/*
+ * @v in base 10 or 16 (lower case), at least @digits digits, in @width (< 0: left), written
+ * in place; @digits and @width are script's field sizes, at most 24 and 64 taken
+ */
 static void out_num(uint64_t v, bool hex, int digits, int width)
 {
-	char buf[48], *end = buf + 24, *p = fmt_num(v, hex, digits, end);
-	size_t n = (size_t)(end - p), w = (size_t)(width < 0 ? -width : width), pad;
+	size_t n = num_len(v, hex), w = (size_t)(width < 0 ? -(long)width : width), pad;
+	char *d;
 
+	if (digits > 0 && n < (size_t)digits)
+		n = (size_t)(digits < 24 ? digits : 24);
+	w = w < 64 ? w : 64;
 	pad = w > n ? w - n : 0;
-	if (outb.len + n + pad > sizeof(outb.buf))
-		out_flush();
-	if (width > 0) {
-		memset(outb.buf + outb.len, ' ', pad);
-		outb.len += pad;
-	}
-	memcpy(outb.buf + outb.len, p, n);
-	outb.len += n;
-	if (width < 0) {
-		memset(outb.buf + outb.len, ' ', pad);
-		outb.len += pad;
-	}
+	d = out_room(n + pad);
+	if (width > 0)
+		d = spaces(d, pad);
+	fmt_num(v, hex, (int)n, d + n);	/* (exactly n: the digits and the zeros before) */
+	d += n;
+	if (width < 0)
+		d = spaces(d, pad);
+	outb.len = (size_t)(d - outb.buf);
 }
 
 /* %*d and %-*d */
@@ -342,7 +397,7 @@ static void print_time(struct script *s, uint64_t t)
 		out_num(t % 1000000000, false, 9, 0);
 	else
 		out_num(t % 1000000000 / 1000, false, 6, 0);
-	out_str(": ");
+	out_write(": ", 2);
 }
 
 /*
@@ -711,7 +766,11 @@ static void print_trace(struct script *s, const struct stream_sample *x)
 	struct tep_record rec = { .ts = x->time, .cpu = x->cpu, .size = x->raw_size,
 				  .data = (void *)x->raw };
 
-	out_str(trace_memo__print(s->memo, s->info->tep, &s->ts, &rec));
+	const char *text;
+	size_t len;
+
+	text = trace_memo__print(s->memo, s->info->tep, &s->ts, &rec, &len);
+	out_write(text, len);
 }
 
 /* perf's --dsos and --symbols: the sampled address's map (short or recorded name; none

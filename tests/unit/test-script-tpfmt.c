@@ -414,6 +414,7 @@ START_TEST(test_random_payloads_print_as_tep)
 			struct payload pl;
 			struct tep_record tr;
 			char buf[1024];
+			size_t len;
 			int n;
 
 			fill(ev, &pl);
@@ -434,7 +435,8 @@ START_TEST(test_random_payloads_print_as_tep)
 			ck_assert_int_eq(tp_fmt__print(f, pl.data, 0, buf, sizeof(buf)), -1);
 			tr = (struct tep_record){ .size = (int)pl.size, .data = pl.data };
 			trace_seq_reset(&ts);
-			ck_assert_str_eq(trace_memo__print(m, tep_memo, &ts, &tr), ref.buffer);
+			ck_assert_str_eq(trace_memo__print(m, tep_memo, &ts, &tr, &len), ref.buffer);
+			ck_assert_uint_eq(len, strlen(ref.buffer));
 			compared++;
 		}
 		tp_fmt__delete(f);

@@ -86,7 +86,7 @@ static const char *check(struct trace_memo *m, struct tep_handle *tep, struct re
 
 	trace_seq_init(&ts);
 	trace_seq_init(&ref);
-	snprintf(got, sizeof(got), "%s", trace_memo__print(m, tep, &ts, &tr));
+	snprintf(got, sizeof(got), "%s", trace_memo__print(m, tep, &ts, &tr, NULL));
 	tep_print_event(tep, &ref, &tr, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&ref);
 	ck_assert_str_eq(got, ref.buffer);
@@ -155,11 +155,11 @@ START_TEST(test_memo_folds_as_tep)
 		trace_seq_init(&want);
 		tep_print_event(ref, &want, &tr, "%s", TEP_PRINT_INFO);
 		trace_seq_terminate(&want);
-		ck_assert_str_eq(trace_memo__print(m, tep, &ts, &tr), want.buffer);
+		ck_assert_str_eq(trace_memo__print(m, tep, &ts, &tr, NULL), want.buffer);
 		trace_seq_destroy(&want);
 	}
 	r.s = 29;		/* 0b11101: S, T, I and the + of 16 (d: libtraceevent's '^') */
-	ck_assert(!strncmp(trace_memo__print(m, tep, &ts, &tr),
+	ck_assert(!strncmp(trace_memo__print(m, tep, &ts, &tr, NULL),
 			   "s=S|T|I+ a=a5 b=b7 c=c1,c8,0x4 d=", 33));
 	trace_seq_destroy(&ts);
 	trace_memo__delete(m);
