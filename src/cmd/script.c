@@ -32,6 +32,16 @@
 #define SCRIPT_TRACE_MEMO_BYTES (32u << 20)
 #define SCRIPT_FRAME_MEMO_BYTES (8u << 20)	/* callchain addresses' text */
 #define SCRIPT_FRAME_ROOM (64u << 10)	/* the most one address prints, inlines and all */
+#define SCRIPT_STARTS 256		/* lines of the sample starts' memo (print_start()) */
+
+/* a sample's start as printed (comm, pid/tid, cpu), by what it is made of */
+struct start_line {
+	uint32_t pid, tid, cpu, fields;
+	bool wide;			/* the comm in 16 columns */
+	char comm[16];			/* NUL-padded */
+	uint8_t len;			/* 0: empty */
+	char text[95];
+};
 
 struct script_opts {
 	const char *input;
@@ -78,6 +88,15 @@ struct script {
 	} space;			/* space_of()'s last answer */
 	struct sample_filter *filter;	/* NULL: every sample printed */
 	uint64_t first_time, last_time;	/* --reltime's and --deltatime's */
+	struct start_line *starts;	/* NULL: each start printed anew */
+	struct {
+		char *text;		/* "%*s: " of the name */
+		size_t len;
+	} *evnames;			/* by evsel idx, info->nr_evsels of them */
+	size_t nr_evnames;
+	uint64_t sec;			/* the second of the time printed last, */
+	char sec_text[32];		/* as "%5lu." */
+	size_t sec_len;
 };
 
 /*
@@ -166,6 +185,24 @@ static int sc_begin(void *ctx, const struct stream_info *info)
 
 		if (n > s->name_width)
 			s->name_width = n;
+	}
+	/* the event field of a sample (out_pad() and ": "), made once per event */
+	for (i = 0; i < s->nr_evnames; i++)
+		free(s->evnames[i].text);
+	free(s->evnames);
+	s->nr_evnames = 0;
+	s->evnames = calloc(info->nr_evsels ?: 1, sizeof(*s->evnames));
+	if (!s->evnames)
+		return -ENOMEM;
+	s->nr_evnames = info->nr_evsels;
+	for (i = 0; i < info->nr_evsels; i++) {
+		int n = asprintf(&s->evnames[i].text, "%*s: ", s->name_width, info->evsels[i].name);
+
+		if (n < 0) {
+			s->evnames[i].text = NULL;
+			return -ENOMEM;
+		}
+		s->evnames[i].len = (size_t)n;
 	}
 	return 0;
 }
@@ -364,6 +401,15 @@ static void out_num(uint64_t v, bool hex, int digits, int width)
 	outb.len = (size_t)(d - outb.buf);
 }
 
+/* @v, below 10^@digits, in @digits digits with zeros before (%06lu, %09llu) */
+static void out_fixed(uint64_t v, int digits)
+{
+	char *d = out_room((size_t)digits);
+
+	fmt_num(v, false, digits, d + digits);
+	outb.len += (size_t)digits;
+}
+
 /* %*d and %-*d */
 static void out_int(int v, int width)
 {
@@ -391,12 +437,16 @@ static void print_time(struct script *s, uint64_t t)
 		s->last_time = t;
 		t = prev ? t - prev : 0;
 	}
-	out_num(t / 1000000000, false, 1, 5);
-	out_c('.');
+	if (t / 1000000000 != s->sec || !s->sec_len) {	/* (seconds change seldom) */
+		s->sec = t / 1000000000;
+		s->sec_len = (size_t)snprintf(s->sec_text, sizeof(s->sec_text), "%5llu.",
+					      (unsigned long long)s->sec);
+	}
+	out_write(s->sec_text, s->sec_len);
 	if (s->o->ns)
-		out_num(t % 1000000000, false, 9, 0);
+		out_fixed(t % 1000000000, 9);
 	else
-		out_num(t % 1000000000 / 1000, false, 6, 0);
+		out_fixed(t % 1000000000 / 1000, 6);
 	out_write(": ", 2);
 }
 
@@ -689,15 +739,12 @@ static void print_callchain(struct script *s, const struct stream_sample *x)
 	}
 }
 
-/* perf_sample__fprintf_start(): comm, pid/tid, cpu, time */
-static void print_start(struct script *s, const struct stream_sample *x,
-			const char *comm, uint32_t fields)
+/* comm, pid/tid and cpu of perf_sample__fprintf_start() */
+static void print_start_now(const struct stream_sample *x, const char *comm, uint32_t fields,
+			    bool wide)
 {
-	const struct perf_event_attr *a = &x->evsel->attr;
-
 	if (fields & SF_COMM) {
-		out_pad(comm, (fields & SF_IP) && (a->sample_type & PERF_SAMPLE_CALLCHAIN) &&
-			s->f.use_callchain ? 0 : 16);
+		out_pad(comm, wide ? 16 : 0);
 		out_c(' ');
 	}
 	if ((fields & SF_PID) && (fields & SF_TID)) {
@@ -714,6 +761,46 @@ static void print_start(struct script *s, const struct stream_sample *x,
 		out_num(x->cpu, false, 3, 0);
 		out_str("] ");
 	}
+}
+
+/*
+ * perf_sample__fprintf_start(): comm, pid/tid, cpu, time; the part before the time kept by
+ * what it is made of, since a task's samples on a CPU come in runs
+ */
+static void print_start(struct script *s, const struct stream_sample *x,
+			const char *comm, uint32_t fields)
+{
+	const struct perf_event_attr *a = &x->evsel->attr;
+	bool wide = !((fields & SF_IP) && (a->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+		      s->f.use_callchain);
+	size_t clen = fields & SF_COMM ? strnlen(comm, 16) : 0, start;
+	struct start_line *l;
+	uint64_t flushes;
+
+	if (!s->starts || clen == 16) {
+		print_start_now(x, comm, fields, wide);
+		goto time;
+	}
+	l = &s->starts[(x->tid * 0x9e3779b1u ^ x->cpu) % SCRIPT_STARTS];
+	if (l->len && l->tid == x->tid && l->cpu == x->cpu && l->pid == x->pid &&
+	    l->fields == fields && l->wide == wide && !l->comm[clen] &&
+	    !memcmp(l->comm, comm, clen)) {
+		out_write(l->text, l->len);
+		goto time;
+	}
+	out_room(sizeof(l->text));
+	start = outb.len;
+	flushes = outb.flushes;
+	print_start_now(x, comm, fields, wide);
+	l->len = 0;
+	if (outb.flushes == flushes && outb.len - start < sizeof(l->text)) {
+		*l = (struct start_line){ .pid = x->pid, .tid = x->tid, .cpu = x->cpu,
+					  .fields = fields, .wide = wide,
+					  .len = (uint8_t)(outb.len - start) };
+		memcpy(l->comm, comm, clen);
+		memcpy(l->text, outb.buf + start, l->len);
+	}
+time:
 	if (fields & SF_TIME)
 		print_time(s, x->time);
 }
@@ -812,8 +899,12 @@ static int sc_sample(void *ctx, const struct stream_sample *x)
 		out_c(' ');
 	}
 	if (fields & SF_EVNAME) {
-		out_pad(e->name, s->name_width);
-		out_str(": ");
+		if (e->idx >= 0 && (size_t)e->idx < s->nr_evnames) {
+			out_write(s->evnames[e->idx].text, s->evnames[e->idx].len);
+		} else {
+			out_pad(e->name, s->name_width);
+			out_str(": ");
+		}
 	}
 	if ((fields & SF_TRACE) && x->raw && e->tp && s->info->tep)
 		print_trace(s, x);
@@ -931,6 +1022,7 @@ static int run_script(const struct script_opts *o)
 	trace_seq_init(&s.ts);
 	s.memo = trace_memo__new(SCRIPT_TRACE_MEMO_BYTES);	/* NULL: printed each time */
 	s.frames = text_memo__new(SCRIPT_FRAME_MEMO_BYTES);
+	s.starts = calloc(SCRIPT_STARTS, sizeof(*s.starts));	/* NULL: printed each time */
 	cmd_progress__attach(&progress, s.file, o->input);
 	ret = perf_file__run(s.file, &ops, &err);
 	cmd_progress__end(&progress);
@@ -940,6 +1032,10 @@ static int run_script(const struct script_opts *o)
 	perf_file__delete(s.file);
 	kallsyms__delete(s.ksyms);
 	free(s.ksyms_path);
+	free(s.starts);
+	for (i = 0; i < s.nr_evnames; i++)
+		free(s.evnames[i].text);
+	free(s.evnames);
 	if (s.syms)
 		symbols__cache_save(s.syms);	/* a cache: what cannot be written is looked up again */
 	symbols__delete(s.syms);
