@@ -661,12 +661,37 @@ static int space_of(struct script *s, const struct stream_sample *x, uint16_t mo
 	return ret;
 }
 
+/* what the keys of a sample's frames in one mode share: all but the address */
+struct frame_base {
+	struct frame_key k;		/* its addr 0 */
+	uint64_t h;			/* the key's hash less the address's part */
+	uint16_t misc;			/* for print_addr_now() */
+	bool memo;			/* false: printed without the memo */
+};
+
+static void frame_base(struct script *s, const struct stream_sample *x, uint16_t misc,
+		       bool callchain, bool inlines, struct frame_base *b)
+{
+	struct frame_key *k = &b->k;
+
+	memset(k, 0, sizeof(*k));	/* (the padding too: the key is its bytes) */
+	k->mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	k->fields = s->f.out[script_output_type(x->evsel->attr.type)].fields;
+	k->callchain = callchain;
+	k->inlines = inlines;
+	b->misc = misc;
+	b->memo = s->frames && !space_of(s, x, k->mode, k->space);
+	b->h = k->space[0] * 0xc4ceb9fe1a85ec53ull ^ k->space[1] * 0xff51afd7ed558ccdull ^
+	       (uint64_t)k->fields << 20 ^ k->mode ^ (uint64_t)k->callchain << 8 ^
+	       (uint64_t)k->inlines << 9;
+}
+
 /*
  * print_addr_now()'s text of an address, kept by its key: a callchain's addresses recur
  * sample after sample, and looking each up and formatting it was most of script's time
  */
-static void print_addr(struct script *s, const struct stream_sample *x, uint64_t addr,
-		       uint16_t misc, bool callchain, bool inlines)
+static void print_frame(struct script *s, const struct stream_sample *x,
+			const struct frame_base *b, uint64_t addr)
 {
 	struct frame_key k;
 	size_t start;
@@ -674,19 +699,13 @@ static void print_addr(struct script *s, const struct stream_sample *x, uint64_t
 	const char *text;
 	uint32_t tlen;
 
-	memset(&k, 0, sizeof(k));	/* (the padding too: the key is its bytes) */
-	k.mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	if (!s->frames || space_of(s, x, k.mode, k.space)) {
-		print_addr_now(s, x, addr, misc, callchain, inlines);
+	if (!b->memo) {
+		print_addr_now(s, x, addr, b->misc, b->k.callchain, b->k.inlines);
 		return;
 	}
+	memcpy(&k, &b->k, sizeof(k));
 	k.addr = addr;
-	k.fields = s->f.out[script_output_type(x->evsel->attr.type)].fields;
-	k.callchain = callchain;
-	k.inlines = inlines;
-	h = (k.addr * 0x9e3779b97f4a7c15ull ^ k.space[0] * 0xc4ceb9fe1a85ec53ull ^
-	     k.space[1] * 0xff51afd7ed558ccdull ^ (uint64_t)k.fields << 20 ^ k.mode ^
-	     (uint64_t)k.callchain << 8 ^ (uint64_t)k.inlines << 9);
+	h = b->h ^ addr * 0x9e3779b97f4a7c15ull;
 	h ^= h >> 31;
 	text = text_memo__get(s->frames, 0, &k, sizeof(k), h, &tlen);
 	if (text) {
@@ -697,18 +716,28 @@ static void print_addr(struct script *s, const struct stream_sample *x, uint64_t
 		out_flush();
 	start = outb.len;
 	flushes = outb.flushes;
-	print_addr_now(s, x, addr, misc, callchain, inlines);
+	print_addr_now(s, x, addr, b->misc, b->k.callchain, b->k.inlines);
 	if (outb.flushes == flushes && outb.len >= start)
 		text_memo__put(s->frames, 0, &k, sizeof(k), h, outb.buf + start,
 			       (uint32_t)(outb.len - start));
 }
 
+static void print_addr(struct script *s, const struct stream_sample *x, uint64_t addr,
+		       uint16_t misc, bool callchain, bool inlines)
+{
+	struct frame_base b;
+
+	frame_base(s, x, misc, callchain, inlines, &b);
+	print_frame(s, x, &b, addr);
+}
+
 static void print_callchain(struct script *s, const struct stream_sample *x)
 {
 	uint16_t misc = x->misc & ~PERF_RECORD_MISC_CPUMODE_MASK;
-	uint16_t mode = x->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	uint16_t mode = x->misc & PERF_RECORD_MISC_CPUMODE_MASK, base_mode = UINT16_MAX;
 	uint64_t i, ips[MAX_UNWOUND];
 	long left = s->o->max_stack;	/* perf's --max-stack: the chain's, then the unwinding's */
+	struct frame_base b;
 	size_t n;
 
 	out_c('\n');
@@ -726,15 +755,21 @@ static void print_callchain(struct script *s, const struct stream_sample *x)
 		}
 		if (left-- <= 0)
 			break;
-		print_addr(s, x, ip, misc | mode, true, s->o->inline_frames);
+		if (mode != base_mode) {	/* (a chain changes mode once or twice) */
+			frame_base(s, x, misc | mode, true, s->o->inline_frames, &b);
+			base_mode = mode;
+		}
+		print_frame(s, x, &b, ip);
 		out_c('\n');
 	}
 	/* the user part of a --call-graph dwarf sample: unwound from its registers and stack,
 	 * through the maps and files the symbols read (the vDSO's image too) */
 	n = symbols__unwind(s->syms, x, ips,
 			    s->o->max_stack < MAX_UNWOUND ? (size_t)s->o->max_stack : MAX_UNWOUND);
+	if (n)
+		frame_base(s, x, misc | PERF_RECORD_MISC_USER, true, true, &b);
 	for (i = 0; i < n; i++) {
-		print_addr(s, x, ips[i], misc | PERF_RECORD_MISC_USER, true, true);
+		print_frame(s, x, &b, ips[i]);
 		out_c('\n');
 	}
 }
