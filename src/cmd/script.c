@@ -227,16 +227,25 @@ static void out_flush(void)
 	outb.flushes++;
 }
 
-static void out_write(const char *p, size_t n)
+/* out_write() of what does not fit in the buffer's room */
+static __attribute__((noinline)) void out_write_full(const char *p, size_t n)
 {
-	if (outb.len + n > sizeof(outb.buf)) {
-		out_flush();
-		if (n > sizeof(outb.buf)) {
-			outb.flushes++;
-			if (fwrite(p, 1, n, stdout) != n)
-				outb.failed = true;
-			return;
-		}
+	out_flush();
+	if (n > sizeof(outb.buf)) {
+		outb.flushes++;
+		if (fwrite(p, 1, n, stdout) != n)
+			outb.failed = true;
+		return;
+	}
+	memcpy(outb.buf, p, n);
+	outb.len = n;
+}
+
+static inline void out_write(const char *p, size_t n)
+{
+	if (__builtin_expect(outb.len + n > sizeof(outb.buf), 0)) {
+		out_write_full(p, n);
+		return;
 	}
 	memcpy(outb.buf + outb.len, p, n);
 	outb.len += n;
@@ -688,7 +697,8 @@ static void frame_base(struct script *s, const struct stream_sample *x, uint16_t
 
 /*
  * print_addr_now()'s text of an address, kept by its key: a callchain's addresses recur
- * sample after sample, and looking each up and formatting it was most of script's time
+ * sample after sample, and looking each up and formatting it was most of script's time. A
+ * callchain's frame is a line: its text ends with the newline.
  */
 static void print_frame(struct script *s, const struct stream_sample *x,
 			const struct frame_base *b, uint64_t addr)
@@ -701,6 +711,8 @@ static void print_frame(struct script *s, const struct stream_sample *x,
 
 	if (!b->memo) {
 		print_addr_now(s, x, addr, b->misc, b->k.callchain, b->k.inlines);
+		if (b->k.callchain)
+			out_c('\n');
 		return;
 	}
 	memcpy(&k, &b->k, sizeof(k));
@@ -717,6 +729,8 @@ static void print_frame(struct script *s, const struct stream_sample *x,
 	start = outb.len;
 	flushes = outb.flushes;
 	print_addr_now(s, x, addr, b->misc, b->k.callchain, b->k.inlines);
+	if (b->k.callchain)
+		out_c('\n');
 	if (outb.flushes == flushes && outb.len >= start)
 		text_memo__put(s->frames, 0, &k, sizeof(k), h, outb.buf + start,
 			       (uint32_t)(outb.len - start));
@@ -760,7 +774,6 @@ static void print_callchain(struct script *s, const struct stream_sample *x)
 			base_mode = mode;
 		}
 		print_frame(s, x, &b, ip);
-		out_c('\n');
 	}
 	/* the user part of a --call-graph dwarf sample: unwound from its registers and stack,
 	 * through the maps and files the symbols read (the vDSO's image too) */
@@ -770,7 +783,6 @@ static void print_callchain(struct script *s, const struct stream_sample *x)
 		frame_base(s, x, misc | PERF_RECORD_MISC_USER, true, true, &b);
 	for (i = 0; i < n; i++) {
 		print_frame(s, x, &b, ips[i]);
-		out_c('\n');
 	}
 }
 
