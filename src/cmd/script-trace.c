@@ -315,46 +315,54 @@ static int data_type(struct trace_memo *m, struct tep_handle *tep, struct tep_re
 	return tep_data_type(tep, rec);
 }
 
+/*
+ * The text of @rec made now: by @e's compiled format into m->buf, else by libtraceevent into
+ * @ts; its length in *@len, and whether it is whole (a text libtraceevent cut is not kept)
+ */
+static const char *format(struct trace_memo *m, const struct memo_event *e,
+			  struct tep_handle *tep, struct trace_seq *ts, struct tep_record *rec,
+			  uint32_t *len, bool *whole)
+{
+	int n = e && e->fmt ? tp_fmt__print(e->fmt, rec->data, (uint32_t)rec->size, m->buf,
+					    sizeof(m->buf)) : -1;
+
+	if (n >= 0) {
+		*len = (uint32_t)n;
+		*whole = true;
+		return m->buf;
+	}
+	print(tep, ts, rec, NULL);
+	*len = (uint32_t)strlen(ts->buffer);
+	*whole = ts->state == TRACE_SEQ__GOOD;
+	return ts->buffer;
+}
+
 const char *trace_memo__print(struct trace_memo *m, struct tep_handle *tep,
 			      struct trace_seq *ts, struct tep_record *rec, size_t *len)
 {
 	const unsigned char *key;
-	const char *text;
+	const char *text, *kept;
 	struct memo_event *e;
 	uint32_t klen, tlen;
+	bool whole;
 	uint64_t h;
-	int id, n;
+	int id;
 
 	if (!m || rec->size <= 0)
 		return print(tep, ts, rec, len);
 	id = data_type(m, tep, rec);
 	e = event_of(m, tep, id);
 	if (!e || e->kind != EV_MEMO || (uint32_t)rec->size < e->off) {
-		if (e && e->fmt &&
-		    (n = tp_fmt__print(e->fmt, rec->data, (uint32_t)rec->size, m->buf,
-				       sizeof(m->buf))) >= 0) {
-			if (len)
-				*len = (size_t)n;
-			return m->buf;
-		}
-		return print(tep, ts, rec, len);
-	}
-	key = (const unsigned char *)rec->data + e->off;
-	klen = (uint32_t)rec->size - e->off;
-	h = hash_bytes(key, klen, (uint64_t)(uint32_t)id << 32);
-	text = text_memo__get(m->texts, id, key, klen, h, &tlen);
-	if (!text) {
-		if (e->fmt && (n = tp_fmt__print(e->fmt, rec->data, (uint32_t)rec->size, m->buf,
-						  sizeof(m->buf))) >= 0) {
-			tlen = (uint32_t)n;
-			text = text_memo__put(m->texts, id, key, klen, h, m->buf, tlen) ?: m->buf;
-		} else {
-			print(tep, ts, rec, NULL);
-			tlen = (uint32_t)strlen(ts->buffer);
-			text = ts->buffer;
-			if (ts->state == TRACE_SEQ__GOOD)
-				text = text_memo__put(m->texts, id, key, klen, h, ts->buffer, tlen)
-				       ?: ts->buffer;
+		text = format(m, e, tep, ts, rec, &tlen, &whole);
+	} else {
+		key = (const unsigned char *)rec->data + e->off;
+		klen = (uint32_t)rec->size - e->off;
+		h = hash_bytes(key, klen, (uint64_t)(uint32_t)id << 32);
+		text = text_memo__get(m->texts, id, key, klen, h, &tlen);
+		if (!text) {
+			text = format(m, e, tep, ts, rec, &tlen, &whole);
+			kept = whole ? text_memo__put(m->texts, id, key, klen, h, text, tlen) : NULL;
+			text = kept ?: text;
 		}
 	}
 	if (len)

@@ -148,6 +148,17 @@ static int symbols_begin(struct script *s, const struct stream_info *info)
 	return s->syms ? 0 : -EINVAL;
 }
 
+static void evnames_free(struct script *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_evnames; i++)
+		free(s->evnames[i].text);
+	free(s->evnames);
+	s->evnames = NULL;
+	s->nr_evnames = 0;
+}
+
 static int sc_begin(void *ctx, const struct stream_info *info)
 {
 	struct script *s = ctx;
@@ -187,10 +198,7 @@ static int sc_begin(void *ctx, const struct stream_info *info)
 			s->name_width = n;
 	}
 	/* the event field of a sample (out_pad() and ": "), made once per event */
-	for (i = 0; i < s->nr_evnames; i++)
-		free(s->evnames[i].text);
-	free(s->evnames);
-	s->nr_evnames = 0;
+	evnames_free(s);
 	s->evnames = calloc(info->nr_evsels ?: 1, sizeof(*s->evnames));
 	if (!s->evnames)
 		return -ENOMEM;
@@ -781,9 +789,8 @@ static void print_callchain(struct script *s, const struct stream_sample *x)
 			    s->o->max_stack < MAX_UNWOUND ? (size_t)s->o->max_stack : MAX_UNWOUND);
 	if (n)
 		frame_base(s, x, misc | PERF_RECORD_MISC_USER, true, true, &b);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		print_frame(s, x, &b, ips[i]);
-	}
 }
 
 /* comm, pid/tid and cpu of perf_sample__fprintf_start() */
@@ -899,7 +906,6 @@ static void print_trace(struct script *s, const struct stream_sample *x)
 {
 	struct tep_record rec = { .ts = x->time, .cpu = x->cpu, .size = x->raw_size,
 				  .data = (void *)x->raw };
-
 	const char *text;
 	size_t len;
 
@@ -1080,9 +1086,7 @@ static int run_script(const struct script_opts *o)
 	kallsyms__delete(s.ksyms);
 	free(s.ksyms_path);
 	free(s.starts);
-	for (i = 0; i < s.nr_evnames; i++)
-		free(s.evnames[i].text);
-	free(s.evnames);
+	evnames_free(&s);
 	if (s.syms)
 		symbols__cache_save(s.syms);	/* a cache: what cannot be written is looked up again */
 	symbols__delete(s.syms);
