@@ -76,6 +76,66 @@ const char *text_memo__put(struct text_memo *m, int id, const void *key, uint32_
 			   uint64_t hash, const char *text, uint32_t tlen);
 
 /*
+ * Callchain frames' texts (script-memo.c), kept by a base and an address: the base numbers
+ * all of a frame's key but its address (a sample's address space, fields and mode), so that
+ * a frame is found by two numbers in a direct-mapped front of recent ones, before the text
+ * memo under it. Bases are numbered from 1 and never reused (their count grows with the
+ * address spaces of the file, as its threads do); the texts go at the memo's bound.
+ */
+#define FRAME_FRONT_BITS 15
+#define FRAME_FRONT_LINES (1u << FRAME_FRONT_BITS)
+
+struct frame_line {
+	uint64_t addr;
+	const char *text;
+	uint32_t base, tlen;		/* base 0: empty */
+};
+
+struct frame_bases {
+	uint32_t *slot;			/* open addressing: base numbers, 0 empty */
+	uint64_t *hash;			/* base i's at i - 1 */
+	unsigned char *keys;		/* base i's base_len bytes at (i - 1) * base_len */
+	size_t mask, nr;
+};
+
+struct frame_memo {
+	struct text_memo *text;
+	struct frame_line *front;
+	struct frame_bases bases;
+	uint32_t base_len, gen;		/* gen: the text memo's when the front was last valid */
+};
+
+/* NULL where memory could not be had; bases are keys of @base_len bytes */
+struct frame_memo *frame_memo__new(size_t max_bytes, uint32_t base_len);
+void frame_memo__delete(struct frame_memo *m);
+/* the number of base @key (its hash @hash), 0 where none can be had */
+uint32_t frame_memo__base(struct frame_memo *m, const void *key, uint64_t hash);
+/* frame_memo__get() past the front */
+const char *frame_memo__find(struct frame_memo *m, uint32_t base, uint64_t addr, uint32_t *tlen);
+/* keep @text of the frame at @addr in @base (where the memo has room) */
+void frame_memo__put(struct frame_memo *m, uint32_t base, uint64_t addr, const char *text,
+		     uint32_t tlen);
+
+static inline size_t frame_line_of(uint32_t base, uint64_t addr)
+{
+	return (size_t)((addr ^ (uint64_t)base << 40) * 0x9e3779b97f4a7c15ull >>
+			(64 - FRAME_FRONT_BITS));
+}
+
+/* the text of the frame at @addr in @base (its length in *@tlen), or NULL */
+static inline const char *frame_memo__get(struct frame_memo *m, uint32_t base, uint64_t addr,
+					  uint32_t *tlen)
+{
+	const struct frame_line *l = &m->front[frame_line_of(base, addr)];
+
+	if (l->addr == addr && l->base == base) {
+		*tlen = l->tlen;
+		return l->text;
+	}
+	return frame_memo__find(m, base, addr, tlen);
+}
+
+/*
  * Tracepoint payloads as text (script-trace.c): libtraceevent's TEP_PRINT_INFO of a record,
  * kept per event and payload where the text depends on the payload alone, up to @max_bytes.
  */

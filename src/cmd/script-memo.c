@@ -209,3 +209,130 @@ const char *text_memo__put(struct text_memo *m, int id, const void *key, uint32_
 	m->bytes += need;
 	return n->data + klen;
 }
+
+/* frame_memo: see script-int.h */
+
+struct frame_memo *frame_memo__new(size_t max_bytes, uint32_t base_len)
+{
+	struct frame_memo *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->text = text_memo__new(max_bytes);
+	m->front = calloc(FRAME_FRONT_LINES, sizeof(*m->front));
+	m->base_len = base_len;
+	if (!m->text || !m->front) {
+		frame_memo__delete(m);
+		return NULL;
+	}
+	free(m->text->front);	/* (this front takes its place) */
+	m->text->front = NULL;
+	m->gen = m->text->gen;
+	return m;
+}
+
+void frame_memo__delete(struct frame_memo *m)
+{
+	if (!m)
+		return;
+	text_memo__delete(m->text);
+	free(m->front);
+	free(m->bases.slot);
+	free(m->bases.hash);
+	free(m->bases.keys);
+	free(m);
+}
+
+static int bases_grow(struct frame_memo *m)
+{
+	struct frame_bases *b = &m->bases;
+	size_t nmask = b->mask ? b->mask * 2 + 1 : 255, i, j;
+	uint32_t *slot = calloc(nmask + 1, sizeof(*slot));
+	uint64_t *hash = realloc(b->hash, (nmask + 1) / 2 * sizeof(*hash));
+	unsigned char *keys = realloc(b->keys, (nmask + 1) / 2 * m->base_len);
+
+	if (hash)
+		b->hash = hash;
+	if (keys)
+		b->keys = keys;
+	if (!slot || !hash || !keys) {
+		free(slot);
+		return -ENOMEM;
+	}
+	for (i = 0; i < b->nr; i++) {	/* base i + 1 */
+		for (j = b->hash[i] & nmask; slot[j]; j = (j + 1) & nmask)
+			;
+		slot[j] = (uint32_t)i + 1;
+	}
+	free(b->slot);
+	b->slot = slot;
+	b->mask = nmask;
+	return 0;
+}
+
+uint32_t frame_memo__base(struct frame_memo *m, const void *key, uint64_t hash)
+{
+	struct frame_bases *b = &m->bases;
+	size_t i;
+	uint32_t id;
+
+	for (i = b->slot ? hash & b->mask : 0; b->slot && (id = b->slot[i]); i = (i + 1) & b->mask)
+		if (b->hash[id - 1] == hash && !memcmp(b->keys + (size_t)(id - 1) * m->base_len,
+						       key, m->base_len))
+			return id;
+	if ((b->nr + 1) * 2 > b->mask && bases_grow(m))
+		return 0;
+	if (b->nr >= UINT32_MAX - 1)
+		return 0;
+	for (i = hash & b->mask; b->slot[i]; i = (i + 1) & b->mask)
+		;
+	b->hash[b->nr] = hash;
+	memcpy(b->keys + b->nr * m->base_len, key, m->base_len);
+	b->slot[i] = (uint32_t)++b->nr;
+	return (uint32_t)b->nr;
+}
+
+/* the text memo's key of a frame */
+struct frame_ent_key {
+	uint64_t addr;
+	uint64_t base;
+};
+
+static uint64_t frame_hash(uint32_t base, uint64_t addr)
+{
+	uint64_t h = addr * 0x9e3779b97f4a7c15ull ^ (uint64_t)base * 0xc4ceb9fe1a85ec53ull;
+
+	return h ^ h >> 31;
+}
+
+/* a text the memo keeps into the front; where the memo emptied since, the front first */
+static const char *front_fill(struct frame_memo *m, struct frame_line *l, uint32_t base,
+			      uint64_t addr, const char *text, uint32_t tlen)
+{
+	if (m->gen != m->text->gen) {
+		memset(m->front, 0, FRAME_FRONT_LINES * sizeof(*m->front));
+		m->gen = m->text->gen;
+	}
+	if (text)
+		*l = (struct frame_line){ addr, text, base, tlen };
+	return text;
+}
+
+const char *frame_memo__find(struct frame_memo *m, uint32_t base, uint64_t addr, uint32_t *tlen)
+{
+	struct frame_ent_key k = { addr, base };
+	const char *text = text_memo__get(m->text, 0, &k, sizeof(k), frame_hash(base, addr), tlen);
+
+	return front_fill(m, &m->front[frame_line_of(base, addr)], base, addr, text,
+			  text ? *tlen : 0);
+}
+
+void frame_memo__put(struct frame_memo *m, uint32_t base, uint64_t addr, const char *text,
+		     uint32_t tlen)
+{
+	struct frame_ent_key k = { addr, base };
+	const char *kept = text_memo__put(m->text, 0, &k, sizeof(k), frame_hash(base, addr), text,
+					  tlen);
+
+	front_fill(m, &m->front[frame_line_of(base, addr)], base, addr, kept, tlen);
+}

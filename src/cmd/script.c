@@ -31,6 +31,7 @@
 #define MAX_INLINES 64
 #define SCRIPT_TRACE_MEMO_BYTES (32u << 20)
 #define SCRIPT_FRAME_MEMO_BYTES (8u << 20)	/* callchain addresses' text */
+#define SCRIPT_BASE_LINES 64	/* frame bases kept by thread and mode */
 #define SCRIPT_FRAME_ROOM (64u << 10)	/* the most one address prints, inlines and all */
 #define SCRIPT_STARTS 256		/* lines of the sample starts' memo (print_start()) */
 
@@ -69,7 +70,7 @@ struct script {
 	struct threads *threads;
 	struct trace_seq ts;
 	struct trace_memo *memo;	/* tracepoint payloads printed before */
-	struct text_memo *frames;	/* addresses printed before (print_addr()) */
+	struct frame_memo *frames;	/* addresses printed before (print_addr()) */
 	struct kallsyms *ksyms;		/* for %pS in tracepoints (symbols__pick_kallsyms()): */
 	char *ksyms_path;		/* read at the first, only as far as the addresses go */
 	bool ksyms_failed;
@@ -86,6 +87,12 @@ struct script {
 		uint64_t sample, v[2];
 		uint16_t mode;
 	} space;			/* space_of()'s last answer */
+	struct base_line {
+		uint64_t gen;		/* threads__generation() when it was found */
+		uint32_t pid, tid, fields, base;	/* base 0: empty */
+		uint16_t mode;
+		bool callchain, inlines;
+	} bases[SCRIPT_BASE_LINES];	/* frame_base()'s recent answers, direct mapped */
 	struct sample_filter *filter;	/* NULL: every sample printed */
 	uint64_t first_time, last_time;	/* --reltime's and --deltatime's */
 	struct start_line *starts;	/* NULL: each start printed anew */
@@ -646,9 +653,9 @@ static void print_addr_now(struct script *s, const struct stream_sample *x, uint
 	}
 }
 
-/* what print_addr() prints is a function of these: its memo's key */
+/* what print_addr() prints is a function of these and the address: its memo's base */
 struct frame_key {
-	uint64_t addr, space[2];	/* space: threads__space()'s versions */
+	uint64_t space[2];		/* threads__space()'s versions */
 	uint32_t fields;
 	uint16_t mode;
 	bool callchain, inlines;
@@ -678,70 +685,89 @@ static int space_of(struct script *s, const struct stream_sample *x, uint16_t mo
 	return ret;
 }
 
-/* what the keys of a sample's frames in one mode share: all but the address */
+/* what a sample's frames in one mode share: the base of their memo's keys */
 struct frame_base {
-	struct frame_key k;		/* its addr 0 */
-	uint64_t h;			/* the key's hash less the address's part */
+	uint32_t base;			/* 0: printed without the memo */
 	uint16_t misc;			/* for print_addr_now() */
-	bool memo;			/* false: printed without the memo */
+	bool callchain, inlines;
 };
 
+/*
+ * The base of sample @x's frames in @misc's mode: found by the thread, mode and fields while
+ * no address space changed (a thread's samples come in runs, its frames one after another),
+ * else numbered from threads__space()'s versions.
+ */
 static void frame_base(struct script *s, const struct stream_sample *x, uint16_t misc,
 		       bool callchain, bool inlines, struct frame_base *b)
 {
-	struct frame_key *k = &b->k;
+	uint16_t mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	uint32_t fields = s->f.out[script_output_type(x->evsel->attr.type)].fields;
+	uint64_t gen = threads__generation(s->threads), h;
+	struct base_line *l = &s->bases[(x->tid ^ x->tid >> 6 ^ (uint32_t)mode << 3) %
+					SCRIPT_BASE_LINES];
+	struct frame_key k;
 
-	memset(k, 0, sizeof(*k));	/* (the padding too: the key is its bytes) */
-	k->mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	k->fields = s->f.out[script_output_type(x->evsel->attr.type)].fields;
-	k->callchain = callchain;
-	k->inlines = inlines;
+	b->callchain = callchain;
+	b->inlines = inlines;
 	b->misc = misc;
-	b->memo = s->frames && !space_of(s, x, k->mode, k->space);
-	b->h = k->space[0] * 0xc4ceb9fe1a85ec53ull ^ k->space[1] * 0xff51afd7ed558ccdull ^
-	       (uint64_t)k->fields << 20 ^ k->mode ^ (uint64_t)k->callchain << 8 ^
-	       (uint64_t)k->inlines << 9;
+	b->base = 0;
+	if (l->base && l->gen == gen && l->tid == x->tid && l->pid == x->pid &&
+	    l->mode == mode && l->fields == fields && l->callchain == callchain &&
+	    l->inlines == inlines) {
+		b->base = l->base;
+		return;
+	}
+	memset(&k, 0, sizeof(k));	/* (the padding too: the key is its bytes) */
+	k.mode = mode;
+	k.fields = fields;
+	k.callchain = callchain;
+	k.inlines = inlines;
+	if (!s->frames || space_of(s, x, k.mode, k.space))
+		return;
+	h = k.space[0] * 0xc4ceb9fe1a85ec53ull ^ k.space[1] * 0xff51afd7ed558ccdull ^
+	    (uint64_t)k.fields << 20 ^ k.mode ^ (uint64_t)k.callchain << 8 ^
+	    (uint64_t)k.inlines << 9;
+	b->base = frame_memo__base(s->frames, &k, h ^ h >> 29);
+	if (b->base)
+		*l = (struct base_line){ gen, x->pid, x->tid, fields, b->base, mode, callchain,
+					 inlines };
 }
 
-/*
- * print_addr_now()'s text of an address, kept by its key: a callchain's addresses recur
- * sample after sample, and looking each up and formatting it was most of script's time. A
- * callchain's frame is a line: its text ends with the newline.
- */
-static void print_frame(struct script *s, const struct stream_sample *x,
-			const struct frame_base *b, uint64_t addr)
+/* print_frame() of an address the memo does not have (or without the memo) */
+static __attribute__((noinline)) void print_frame_now(struct script *s,
+						      const struct stream_sample *x,
+						      const struct frame_base *b, uint64_t addr)
 {
-	struct frame_key k;
 	size_t start;
-	uint64_t h, flushes;
-	const char *text;
-	uint32_t tlen;
+	uint64_t flushes;
 
-	if (!b->memo) {
-		print_addr_now(s, x, addr, b->misc, b->k.callchain, b->k.inlines);
-		if (b->k.callchain)
-			out_c('\n');
-		return;
-	}
-	memcpy(&k, &b->k, sizeof(k));
-	k.addr = addr;
-	h = b->h ^ addr * 0x9e3779b97f4a7c15ull;
-	h ^= h >> 31;
-	text = text_memo__get(s->frames, 0, &k, sizeof(k), h, &tlen);
-	if (text) {
-		out_write(text, tlen);
-		return;
-	}
 	if (sizeof(outb.buf) - outb.len < SCRIPT_FRAME_ROOM)
 		out_flush();
 	start = outb.len;
 	flushes = outb.flushes;
-	print_addr_now(s, x, addr, b->misc, b->k.callchain, b->k.inlines);
-	if (b->k.callchain)
+	print_addr_now(s, x, addr, b->misc, b->callchain, b->inlines);
+	if (b->callchain)
 		out_c('\n');
-	if (outb.flushes == flushes && outb.len >= start)
-		text_memo__put(s->frames, 0, &k, sizeof(k), h, outb.buf + start,
-			       (uint32_t)(outb.len - start));
+	if (b->base && outb.flushes == flushes && outb.len >= start)
+		frame_memo__put(s->frames, b->base, addr, outb.buf + start,
+				(uint32_t)(outb.len - start));
+}
+
+/*
+ * print_addr_now()'s text of an address, kept by its base and address: a callchain's
+ * addresses recur sample after sample, and looking each up and formatting it was most of
+ * script's time. A callchain's frame is a line: its text ends with the newline.
+ */
+static inline void print_frame(struct script *s, const struct stream_sample *x,
+			       const struct frame_base *b, uint64_t addr)
+{
+	const char *text;
+	uint32_t tlen;
+
+	if (b->base && (text = frame_memo__get(s->frames, b->base, addr, &tlen)))
+		out_write(text, tlen);
+	else
+		print_frame_now(s, x, b, addr);
 }
 
 static void print_addr(struct script *s, const struct stream_sample *x, uint64_t addr,
@@ -1074,14 +1100,14 @@ static int run_script(const struct script_opts *o)
 		goto out_delete;
 	trace_seq_init(&s.ts);
 	s.memo = trace_memo__new(SCRIPT_TRACE_MEMO_BYTES);	/* NULL: printed each time */
-	s.frames = text_memo__new(SCRIPT_FRAME_MEMO_BYTES);
+	s.frames = frame_memo__new(SCRIPT_FRAME_MEMO_BYTES, sizeof(struct frame_key));
 	s.starts = calloc(SCRIPT_STARTS, sizeof(*s.starts));	/* NULL: printed each time */
 	cmd_progress__attach(&progress, s.file, o->input);
 	ret = perf_file__run(s.file, &ops, &err);
 	cmd_progress__end(&progress);
 	trace_seq_destroy(&s.ts);
 	trace_memo__delete(s.memo);
-	text_memo__delete(s.frames);
+	frame_memo__delete(s.frames);
 	perf_file__delete(s.file);
 	kallsyms__delete(s.ksyms);
 	free(s.ksyms_path);

@@ -230,6 +230,51 @@ START_TEST(test_memo_front_clear)
 }
 END_TEST
 
+/*
+ * The frame memo: a base's bytes give one number, kept across the texts' clears; a frame's
+ * text is found by (base, address) whichever front line it is in, the front forgets what the
+ * memo let go, and two frames of one front line are each found.
+ */
+START_TEST(test_frame_memo)
+{
+	struct frame_memo *m = frame_memo__new(256, 16);	/* a few texts a generation */
+	uint64_t ka[2] = { 7, 1 }, kb[2] = { 7, 2 }, addr2;
+	uint32_t a, b, len = 0, i;
+	const char *t;
+
+	ck_assert_ptr_nonnull(m);
+	a = frame_memo__base(m, ka, 5);
+	b = frame_memo__base(m, kb, 5);			/* the same hash, another key */
+	ck_assert(a && b && a != b);
+	ck_assert_uint_eq(frame_memo__base(m, ka, 5), a);
+	ck_assert_ptr_null(frame_memo__get(m, a, 0x1000, &len));
+	frame_memo__put(m, a, 0x1000, "one\n", 4);
+	t = frame_memo__get(m, a, 0x1000, &len);
+	ck_assert(t && len == 4 && !strcmp(t, "one\n"));
+	ck_assert_ptr_null(frame_memo__get(m, b, 0x1000, &len));	/* another base */
+	/* an address of the same front line as (a, 0x1000): both found, front or not */
+	for (addr2 = 0x1001; frame_line_of(a, addr2) != frame_line_of(a, 0x1000); addr2++)
+		;
+	frame_memo__put(m, a, addr2, "two\n", 4);
+	t = frame_memo__get(m, a, 0x1000, &len);
+	ck_assert(t && len == 4 && !strcmp(t, "one\n"));
+	t = frame_memo__get(m, a, addr2, &len);
+	ck_assert(t && len == 4 && !strcmp(t, "two\n"));
+	for (i = 0; i < 16; i++)				/* past the bound: cleared */
+		frame_memo__put(m, b, 0x9000 + i, "filler-text-filler\n", 19);
+	ck_assert_ptr_null(frame_memo__get(m, a, 0x1000, &len));
+	ck_assert_ptr_null(frame_memo__get(m, a, addr2, &len));
+	ck_assert_uint_eq(frame_memo__base(m, kb, 5), b);	/* bases stay */
+	for (i = 0; i < 1000; i++) {				/* the table of bases grows */
+		uint64_t k[2] = { 100 + i, 0 };
+
+		ck_assert_uint_eq(frame_memo__base(m, k, i), a + 2 + i);
+	}
+	ck_assert_uint_eq(frame_memo__base(m, ka, 5), a);
+	frame_memo__delete(m);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("script-trace");
@@ -241,6 +286,7 @@ int main(void)
 	tcase_add_test(tc, test_memo_folds_as_tep);
 	tcase_add_test(tc, test_memo_bound);
 	tcase_add_test(tc, test_memo_front_clear);
+	tcase_add_test(tc, test_frame_memo);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
