@@ -481,6 +481,22 @@ START_TEST(test_chain_contexts)
 	ck_assert(!symbols__chain_ok(&smp));
 	chain[3] = PERF_CONTEXT_USER;
 	ck_assert(symbols__chain_ok(&smp));
+	{	/* a bad context after the first --max-stack addresses is not looked at */
+		uint64_t c6[7] = { PERF_CONTEXT_KERNEL, 1, 2, PERF_CONTEXT_USER, 3, 4,
+				   0xffffffffffffffc3ull };
+		struct stream_sample s6 = { .callchain = c6, .nr_callchain = 7 };
+
+		ck_assert(!symbols__chain_ok(&s6));
+		ck_assert(!symbols__chain_ok_upto(&s6, 7));
+		ck_assert(!symbols__chain_ok_upto(&s6, 5));
+		ck_assert(symbols__chain_ok_upto(&s6, 4));
+		ck_assert(symbols__chain_ok_upto(&s6, 1));
+		s6.nr_callchain = 6;
+		ck_assert(symbols__chain_ok(&s6));
+		c6[1] = 0xffffffffffffffc3ull;
+		ck_assert(!symbols__chain_ok(&s6));
+		ck_assert(!symbols__chain_ok_upto(&s6, 1));
+	}
 	del_session(s);
 	unlink(path);
 }

@@ -509,26 +509,45 @@ bool symbols__chain_ok(const struct stream_sample *smp)
 	return symbols__chain_ok_upto(smp, SIZE_MAX);
 }
 
+/* an address, or a context perf knows */
+static inline bool chain_entry_ok(uint64_t v)
+{
+	if (__builtin_expect(v < PERF_CONTEXT_MAX, 1))
+		return true;
+	switch (v) {
+	case PERF_CONTEXT_HV:
+	case PERF_CONTEXT_KERNEL:
+	case PERF_CONTEXT_USER:
+	case PERF_CONTEXT_GUEST_KERNEL:	/* newer perf's (not 6.1's); PERF_CONTEXT_GUEST */
+	case PERF_CONTEXT_GUEST_USER:	/* alone is not known to 6.12 either */
+		return true;
+	default:
+		return false;
+	}
+}
+
 bool symbols__chain_ok_upto(const struct stream_sample *smp, size_t max)
 {
-	uint64_t i;
+	const uint64_t *c = smp->callchain;
+	uint64_t i = 0, nr = smp->nr_callchain;
 	size_t n = 0;
 
-	for (i = 0; i < smp->nr_callchain && n < max; i++) {
-		if (__builtin_expect(smp->callchain[i] < PERF_CONTEXT_MAX, 1)) {
-			n++;
-			continue;
-		}
-		switch (smp->callchain[i]) {
-		case PERF_CONTEXT_HV:
-		case PERF_CONTEXT_KERNEL:
-		case PERF_CONTEXT_USER:
-		case PERF_CONTEXT_GUEST_KERNEL:	/* newer perf's (not 6.1's); PERF_CONTEXT_GUEST */
-		case PERF_CONTEXT_GUEST_USER:	/* alone is not known to 6.12 either */
-			break;
-		default:
+	if (nr <= max) {	/* every entry counts: four at a time, contexts seldom among them */
+		for (; i + 4 <= nr; i += 4)
+			if (((c[i] >= PERF_CONTEXT_MAX) | (c[i + 1] >= PERF_CONTEXT_MAX) |
+			     (c[i + 2] >= PERF_CONTEXT_MAX) | (c[i + 3] >= PERF_CONTEXT_MAX)) &&
+			    !(chain_entry_ok(c[i]) && chain_entry_ok(c[i + 1]) &&
+			      chain_entry_ok(c[i + 2]) && chain_entry_ok(c[i + 3])))
+				return false;
+		for (; i < nr; i++)
+			if (!chain_entry_ok(c[i]))
+				return false;
+		return true;
+	}
+	for (; i < nr && n < max; i++) {
+		if (!chain_entry_ok(c[i]))
 			return false;
-		}
+		n += c[i] < PERF_CONTEXT_MAX;
 	}
 	return true;
 }
