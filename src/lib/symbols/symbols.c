@@ -322,12 +322,26 @@ static bool kernel_space(uint16_t cpumode)
  * symbols__resolve() with the version of the address space @ip is read in (@space[0] the
  * user modes', @space[1] the kernel's: symbols__spaces()), where @space is not NULL
  */
-static void resolve_in(struct symbols *s, const uint64_t *space_of, uint32_t pid, uint64_t ip,
-		       uint16_t cpumode, unsigned int flags, struct sym_loc *out)
+/* resolve_in() of what its memo does not have, into the memo's entry @e (NULL: none) */
+static __attribute__((noinline)) void resolve_now(struct symbols *s, uint32_t pid, uint64_t ip,
+						  uint16_t cpumode, unsigned int flags,
+						  struct sym_rmemo *e, uint64_t space,
+						  struct sym_loc *out)
+{
+	struct sym_addr a;
+
+	symbols__locate(s, pid, ip, cpumode, flags, &a);
+	symbols__lookup(s, &a, flags, out);
+	if (e)
+		*e = (struct sym_rmemo){ ip, space, flags, cpumode, *out };
+}
+
+static inline void resolve_in(struct symbols *s, const uint64_t *space_of, uint32_t pid,
+			      uint64_t ip, uint16_t cpumode, unsigned int flags,
+			      struct sym_loc *out)
 {
 	struct sym_rmemo *e = NULL;
-	struct sym_addr a;
-	uint64_t space;
+	uint64_t space = 0;
 
 	if (s->machine && (s->rmemo || (s->rmemo = calloc(SYM_RMEMO_SIZE, sizeof(*s->rmemo))))) {
 		space = (space_of ? space_of[kernel_space(cpumode)] :
@@ -339,10 +353,7 @@ static void resolve_in(struct symbols *s, const uint64_t *space_of, uint32_t pid
 			return;
 		}
 	}
-	symbols__locate(s, pid, ip, cpumode, flags, &a);
-	symbols__lookup(s, &a, flags, out);
-	if (e)
-		*e = (struct sym_rmemo){ ip, space, flags, cpumode, *out };
+	resolve_now(s, pid, ip, cpumode, flags, e, space, out);
 }
 
 void symbols__resolve(struct symbols *s, uint32_t pid, uint64_t ip, uint16_t cpumode,
