@@ -229,8 +229,8 @@ static int grow_zeroed(void **v, size_t *cap, size_t need, size_t size, size_t f
 	return 0;
 }
 
-static int row_vec__add(struct row_vec *rv, uint32_t id, uint64_t period, uint32_t depth,
-			int32_t tid)
+static inline int row_vec__add(struct row_vec *rv, uint32_t id, uint64_t period,
+			       uint32_t depth, int32_t tid)
 {
 	struct row_count *c;
 
@@ -322,6 +322,7 @@ struct symrep {
 	struct shape *rec;			/* the shape being recorded, or NULL */
 	struct row_vec *rec_self;		/* (and its event's self rows) */
 	uint64_t mkey[4 + 4 * MAX_FRAMES + 4];	/* shape_key()'s */
+	uint64_t mkey_hash;			/* (and its hash) */
 };
 
 struct symrep *symrep__new(struct symbols *syms, const struct symrep_config *cfg)
@@ -1440,24 +1441,34 @@ static int focus_line(struct symrep *r, const struct stream_sample *s, size_t n0
 static size_t shape_key(struct symrep *r, const struct stream_sample *s, size_t idx,
 			const char *comm, size_t nx, size_t nxp, size_t n0)
 {
-	uint64_t *k = r->mkey;
+	uint64_t *k = r->mkey, h = 0;
 	size_t n = 0, i;
+	uint32_t bools;
 
+	_Static_assert(offsetof(struct sym_loc, unwound) == offsetof(struct sym_loc, kernel) + 1 &&
+		       offsetof(struct sym_loc, inlined) == offsetof(struct sym_loc, kernel) + 2 &&
+		       offsetof(struct sym_loc, at_ip) == offsetof(struct sym_loc, kernel) + 3,
+		       "sym_loc's flags are four bytes in a row");
 	k[n++] = idx;
 	k[n++] = nx | nxp << 16 | (uint64_t)n0 << 32;
 	k[n++] = (uintptr_t)comm;
 	/* add_children()'s chained */
 	k[n++] = (s->nr_callchain || (s->user_stack_size && s->user_regs_abi)) &&
 		 (nxp || symbols__chain_ok(s));
+	/* the hash mixes what tells frames apart most (the whole key is compared) */
+	h = (k[0] ^ k[1] << 8 ^ k[2]) * 0xc4ceb9fe1a85ec53ull;
 	for (i = 0; i <= nx; i++) {
 		const struct sym_loc *f = i < nx ? &r->xf[i] : &r->frames[0];
+		uint64_t a = f->sym ? (uintptr_t)f->sym : f->ip;
 
-		k[n++] = f->sym ? (uintptr_t)f->sym : f->ip;
+		memcpy(&bools, &f->kernel, 4);	/* kernel, unwound, inlined, at_ip */
+		k[n++] = a;
 		k[n++] = (uintptr_t)f->dso;
 		k[n++] = f->sym ? f->sym_start : f->addr;
-		k[n++] = (f->sym != NULL) | f->inlined << 1 | f->kernel << 2 | f->at_ip << 3 |
-			 f->unwound << 4;
+		k[n++] = bools | (uint64_t)(f->sym != NULL) << 32;
+		h = (h ^ a) * 0x9e3779b97f4a7c15ull;
 	}
+	r->mkey_hash = h ^ h >> 29;
 	return n;
 }
 
@@ -1467,7 +1478,7 @@ static size_t shape_key(struct symrep *r, const struct stream_sample *s, size_t 
  */
 static struct shape *shape_find(struct symrep *r, size_t len, bool *hit)
 {
-	uint64_t h = hash_bytes(r->mkey, len * sizeof(*r->mkey), 0);
+	uint64_t h = r->mkey_hash;
 	struct shape *sh = &r->shapes[h & (MEMO_SHAPES - 1)];
 
 	*hit = sh->valid && sh->hash == h && sh->key_len == len &&
