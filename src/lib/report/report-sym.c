@@ -466,12 +466,21 @@ static const char *key_title(enum symrep_key k)
 	return t[k];
 }
 
+/* sym_field() of a label's symbol field */
+struct sym_part {
+	const char *name, *digits;
+	size_t len;
+	bool named;			/* sym_field()'s value */
+};
+
 /* a row by label of a group: each member's period, self period and samples */
 struct label_row {
 	const char *key;
 	const uint64_t *period, *self, *nr;	/* [member] */
 	uint32_t depth;			/* the first member's children row's */
 	int32_t tid;
+	struct sym_part sym;		/* its field of key sym_key, read once for the sort */
+	bool has_sym;
 };
 
 struct label_rows {
@@ -481,6 +490,7 @@ struct label_rows {
 	int order;		/* --children: 0, or with -g 1 (callee) or -1 (caller) */
 	const enum symrep_key *keys;	/* a label's fields */
 	size_t nr_keys;
+	size_t sym_key;		/* the first SYMREP_SYM of keys, or nr_keys */
 };
 
 /* a label's field at @p (up to SYMREP_SEP or the end): its length */
@@ -538,10 +548,23 @@ static int cmp_bytes(const char *a, size_t la, const char *b, size_t lb)
 	return r ?: (la > lb) - (la < lb);
 }
 
-static int cmp_labels(const struct label_rows *lr, const char *x, const char *y)
+/* @x's sym_field() of key @i at @a of @n bytes: the row's, read before the sort, if it is */
+static const struct sym_part *row_sym(const struct label_rows *lr, const struct label_row *x,
+				      size_t i, const char *a, size_t n, struct sym_part *buf)
 {
-	const char *a = x, *b = y, *na, *nb, *da = NULL, *db = NULL;
-	size_t la, lb, ka, kb, i;
+	if (i == lr->sym_key && x->has_sym)
+		return &x->sym;
+	buf->digits = NULL;
+	buf->named = sym_field(a, n, &buf->name, &buf->len, &buf->digits);
+	return buf;
+}
+
+static int cmp_labels(const struct label_rows *lr, const struct label_row *x,
+		      const struct label_row *y)
+{
+	const char *a = x->key, *b = y->key;
+	struct sym_part pa, pb;
+	size_t la, lb, i;
 	int r = 0, by_addr = 0;
 
 	for (i = 0; i < lr->nr_keys && !r && *a && *b; i++) {
@@ -556,14 +579,15 @@ static int cmp_labels(const struct label_rows *lr, const char *x, const char *y)
 			break;
 		}
 		case SYMREP_SYM: {
-			bool sa = sym_field(a, la, &na, &ka, &da), sb = sym_field(b, lb, &nb, &kb, &db);
+			const struct sym_part *sa = row_sym(lr, x, i, a, la, &pa);
+			const struct sym_part *sb = row_sym(lr, y, i, b, lb, &pb);
 
-			if (sa != sb)
-				r = sb - sa;
-			else if (sa)
-				r = cmp_bytes(na, ka, nb, kb);
+			if (sa->named != sb->named)
+				r = sb->named - sa->named;
+			else if (sa->named)
+				r = cmp_bytes(sa->name, sa->len, sb->name, sb->len);
 			else if (!by_addr)
-				by_addr = cmp_digits(da, db);
+				by_addr = cmp_digits(sa->digits, sb->digits);
 			break;
 		}
 		default:
@@ -573,7 +597,24 @@ static int cmp_labels(const struct label_rows *lr, const char *x, const char *y)
 		a += la + (a[la] != 0);
 		b += lb + (b[lb] != 0);
 	}
-	return r ?: by_addr ?: strcmp(x, y);
+	return r ?: by_addr ?: strcmp(x->key, y->key);
+}
+
+/* row @x's field of key lr->sym_key read into x->sym, where its label has one */
+static void read_row_sym(const struct label_rows *lr, struct label_row *x)
+{
+	const char *a = x->key;
+	size_t i, la = 0;
+
+	for (i = 0; i < lr->sym_key && *a; i++) {
+		la = field_len(a);
+		a += la + (a[la] != 0);
+	}
+	if (i < lr->sym_key || !*a || i >= lr->nr_keys)
+		return;
+	x->sym.digits = NULL;
+	x->sym.named = sym_field(a, field_len(a), &x->sym.name, &x->sym.len, &x->sym.digits);
+	x->has_sym = true;
 }
 
 /*
@@ -595,7 +636,7 @@ static int cmp_label_row(const void *a, const void *b, void *ctx)
 		return (x->depth < y->depth ? -1 : 1) * lr->order;
 	if (lr->order != 2 && x->self[0] != y->self[0])
 		return x->self[0] > y->self[0] ? -1 : 1;
-	return cmp_labels(lr, x->key, y->key);
+	return cmp_labels(lr, x, y);
 }
 
 /*
@@ -664,6 +705,11 @@ static int label_rows(struct report *r, size_t idx, size_t n, struct label_rows 
 		lr->v[i].self = val + n;
 		lr->v[i].nr = val + 2 * n;
 	}
+	for (lr->sym_key = 0; lr->sym_key < lr->nr_keys && lr->keys[lr->sym_key] != SYMREP_SYM;
+	     lr->sym_key++)
+		;
+	for (i = 0; i < lr->nr; i++)
+		read_row_sym(lr, &lr->v[i]);
 	qsort_r(lr->v, lr->nr, sizeof(*lr->v), cmp_label_row, lr);
 	return 0;
 }
