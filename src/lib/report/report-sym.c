@@ -199,22 +199,48 @@ struct gtree {
 	FILE *out;
 };
 
-static void gnode__delete(struct gnode *n)
-{
-	while (n) {
-		struct gnode *next = n->next;
-
-		gnode__delete(n->child);
-		free(n);
-		n = next;
-	}
-}
-
 /* a tree's nodes by parent and name, for gnode__add(): a node can have thousands of children */
 struct gindex {
 	struct gnode **tab;
 	size_t mask, used;
+	struct gblock *blocks;		/* where the nodes are: freed with the index */
 };
+
+/* nodes cut from blocks (the newest first), each twice the one before */
+struct gblock {
+	struct gblock *next;
+	size_t used, cap;
+	struct gnode v[];
+};
+
+static struct gnode *gnode__new(struct gindex *x)
+{
+	struct gblock *b = x->blocks;
+
+	if (!b || b->used == b->cap) {
+		size_t cap = b ? b->cap * 2 : 32;
+
+		b = calloc(1, sizeof(*b) + cap * sizeof(b->v[0]));
+		if (!b)
+			return NULL;
+		b->cap = cap;
+		b->next = x->blocks;
+		x->blocks = b;
+	}
+	return &b->v[b->used++];
+}
+
+/* the index and the nodes it made */
+static void gindex__exit(struct gindex *x)
+{
+	struct gblock *b;
+
+	while ((b = x->blocks)) {
+		x->blocks = b->next;
+		free(b);
+	}
+	free(x->tab);
+}
 
 static uint64_t gindex__hash(const struct gnode *parent, const char *name, size_t len)
 {
@@ -238,7 +264,7 @@ static struct gnode **gindex__slot(const struct gindex *x, const struct gnode *p
 
 static int gindex__grow(struct gindex *x)
 {
-	struct gindex n = { .mask = x->mask ? x->mask * 2 + 1 : 63 };
+	struct gindex n = { .mask = x->mask ? x->mask * 2 + 1 : 63, .blocks = x->blocks };
 	size_t i;
 
 	n.tab = calloc(n.mask + 1, sizeof(*n.tab));
@@ -280,7 +306,7 @@ static int gnode__add(struct gnode *root, struct gindex *x, const struct symrep_
 			slot = gindex__slot(x, n, p, len, h);
 			c = *slot;
 			if (!c) {
-				c = calloc(1, sizeof(*c));
+				c = gnode__new(x);
 				if (!c)
 					return -ENOMEM;
 				c->name = p;
@@ -806,12 +832,11 @@ static int print_paths(struct report *r, size_t idx, const struct row_paths *rp,
 		n = symrep__path_frames(r->symrep, idx, rp->p[i], names, ARRAY_SIZE(names));
 		ret = gnode__add(&root, &x, names, n, rp->p[i]->period);
 	}
-	free(x.tab);
 	if (!ret)
 		ret = print_graph(r->out, &root, tp + (r->period_out ? r->period_out[idx] : 0), tp,
 				  parent,
 				  r->o->sym.nr_keys && r->o->sym.keys[0] == SYMREP_SYM);
-	gnode__delete(root.child);
+	gindex__exit(&x);
 	return ret;
 }
 
