@@ -336,24 +336,52 @@ static __attribute__((noinline)) void resolve_now(struct symbols *s, uint32_t pi
 		*e = (struct sym_rmemo){ ip, space, flags, cpumode, *out };
 }
 
+/* the memo's space of a mode (threads__map_space() + 1) and that space's part of the hash */
+struct memo_space {
+	uint64_t space, mix;
+	uint16_t mode;
+};
+
+static inline void memo_space__set(struct memo_space *m, uint64_t map_space, uint16_t mode)
+{
+	m->space = map_space + 1;
+	m->mix = m->space * 0xc4ceb9fe1a85ec53ull;
+	m->mode = mode;
+}
+
+/* resolve_in() through the memo (s->rmemo, there) in the space of @m */
+static inline void resolve_memo(struct symbols *s, const struct memo_space *m, uint32_t pid,
+				uint64_t ip, unsigned int flags, struct sym_loc *out)
+{
+	struct sym_rmemo *e = &s->rmemo[((ip * 0x9e3779b97f4a7c15ull ^ m->mix) >> 40 ^ flags ^
+					 m->mode) & (SYM_RMEMO_SIZE - 1)];
+
+	if (e->space == m->space && e->ip == ip && e->flags == flags && e->mode == m->mode) {
+		*out = e->loc;
+		return;
+	}
+	resolve_now(s, pid, ip, m->mode, flags, e, m->space, out);
+}
+
+/* whether the memo can be had: a machine to say what the addresses are read in */
+static inline bool rmemo_ready(struct symbols *s)
+{
+	return s->machine && (s->rmemo || (s->rmemo = calloc(SYM_RMEMO_SIZE, sizeof(*s->rmemo))));
+}
+
 static inline void resolve_in(struct symbols *s, const uint64_t *space_of, uint32_t pid,
 			      uint64_t ip, uint16_t cpumode, unsigned int flags,
 			      struct sym_loc *out)
 {
-	struct sym_rmemo *e = NULL;
-	uint64_t space = 0;
+	struct memo_space m;
 
-	if (s->machine && (s->rmemo || (s->rmemo = calloc(SYM_RMEMO_SIZE, sizeof(*s->rmemo))))) {
-		space = (space_of ? space_of[kernel_space(cpumode)] :
-				    threads__map_space(s->machine, pid, cpumode)) + 1;
-		e = &s->rmemo[((ip * 0x9e3779b97f4a7c15ull ^ space * 0xc4ceb9fe1a85ec53ull) >> 40 ^
-			       flags ^ cpumode) & (SYM_RMEMO_SIZE - 1)];
-		if (e->space == space && e->ip == ip && e->flags == flags && e->mode == cpumode) {
-			*out = e->loc;
-			return;
-		}
+	if (!rmemo_ready(s)) {
+		resolve_now(s, pid, ip, cpumode, flags, NULL, 0, out);
+		return;
 	}
-	resolve_now(s, pid, ip, cpumode, flags, e, space, out);
+	memo_space__set(&m, space_of ? space_of[kernel_space(cpumode)] :
+				       threads__map_space(s->machine, pid, cpumode), cpumode);
+	resolve_memo(s, &m, pid, ip, flags, out);
 }
 
 void symbols__resolve(struct symbols *s, uint32_t pid, uint64_t ip, uint16_t cpumode,
@@ -568,7 +596,8 @@ size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsign
 {
 	uint16_t mode = smp->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	uint64_t i, space[2], *sp = spaces_of(s, smp->pid, space) ? space : NULL;
-	bool first = true;
+	bool first = true, memo = sp && rmemo_ready(s);	/* memo: one space a mode */
+	struct memo_space ms = { 0 };
 	size_t n = 0;
 
 	if (!max)
@@ -576,6 +605,8 @@ size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsign
 	resolve_in(s, sp, smp->pid, smp->ip, mode, flags & ~SYM_RETADDR, &out[n++]);
 	if (!symbols__chain_ok(smp))
 		return n;	/* perf discards a chain it cannot read, the unwound part too */
+	if (memo)
+		memo_space__set(&ms, sp[kernel_space(mode)], mode);
 	for (i = 0; i < smp->nr_callchain && n < max; i++) {
 		uint64_t ip = smp->callchain[i];
 
@@ -597,6 +628,8 @@ size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsign
 				mode = PERF_RECORD_MISC_HYPERVISOR;
 				break;
 			}
+			if (memo)
+				memo_space__set(&ms, sp[kernel_space(mode)], mode);
 			continue;
 		}
 		if (first && ip == smp->ip) {
@@ -604,7 +637,10 @@ size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsign
 			continue;
 		}
 		first = false;
-		resolve_in(s, sp, smp->pid, ip, mode, flags, &out[n++]);
+		if (memo)
+			resolve_memo(s, &ms, smp->pid, ip, flags, &out[n++]);
+		else
+			resolve_in(s, sp, smp->pid, ip, mode, flags, &out[n++]);
 	}
 	return chain_unwound(s, smp, flags, out, n, max);
 }
