@@ -228,6 +228,110 @@ START_TEST(test_write_read_synthetic)
 }
 END_TEST
 
+/* what a reader saw of callchain and raw samples */
+struct tails {
+	size_t samples;
+	uint64_t nr[4], last_ip[4];
+	uint32_t raw_size[4];
+	uint8_t raw0[4];
+};
+
+static int t_sample(void *ctx, const struct stream_sample *s)
+{
+	struct tails *t = ctx;
+
+	if (t->samples < 4) {
+		t->nr[t->samples] = s->nr_callchain;
+		t->last_ip[t->samples] = s->nr_callchain ? s->callchain[s->nr_callchain - 1] : 0;
+		t->raw_size[t->samples] = s->raw_size;
+		t->raw0[t->samples] = s->raw_size ? *(const uint8_t *)s->raw : 0;
+	}
+	t->samples++;
+	return 0;
+}
+
+/* a sample of sample_type ST | @extra: the fixed fields, then @tail's @n u64s */
+static void rec_tail(struct rec *r, uint64_t time, const uint64_t *tail, size_t n)
+{
+	rec_sample(r, 0x401000, 7, time, 11, 0);
+	memcpy(&r->v[6], tail, n * 8);
+	r->h.size = (uint16_t)(8 + (6 + n) * 8);
+}
+
+static int write_tails(const char *path, uint64_t extra, const uint64_t (*tails)[8],
+		       const size_t *lens, size_t nr, struct tails *t, struct errbuf *err)
+{
+	static const uint64_t ids[] = { 11 };
+	struct perf_writer_evsel ev = { .ids = ids, .nr_ids = 1 };
+	struct stream_ops ops = { .sample = t_sample };
+	struct perf_writer *w = NULL;
+	struct rec r;
+	size_t i;
+
+	ev.attr.type = PERF_TYPE_SOFTWARE;
+	ev.attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	ev.attr.size = sizeof(ev.attr);
+	ev.attr.sample_period = 1000;
+	ev.attr.sample_type = ST | extra;
+	ck_assert_msg(!perf_writer__new(&w, path, &ev, 1, err), "%s", err->msg);
+	for (i = 0; i < nr; i++) {
+		rec_tail(&r, 100 + i, tails[i], lens[i]);
+		ck_assert_int_eq(perf_writer__write(w, &r.h), 0);
+	}
+	ck_assert_msg(!perf_writer__close(w, err), "%s", err->msg);
+	memset(t, 0, sizeof(*t));
+	ops.ctx = t;
+	return perf_file__process(path, &ops, err);
+}
+
+/*
+ * The tails the reader parses in place over the event's last sample (a callchain, a raw
+ * payload, both): each sample's own, and one that runs past its record an error
+ */
+START_TEST(test_short_tails)
+{
+	const char *path = tmp_path("tails.data");
+	const uint64_t cc[3][8] = {
+		{ 3, PERF_CONTEXT_KERNEL, 0xffffffff81000000ull, 0xffffffff81000100ull },
+		{ 1, PERF_CONTEXT_USER },
+		{ 0 },
+	};
+	/* callchain, then raw: u32 size, bytes, padded to 8 */
+	const uint64_t ccraw[2][8] = {
+		{ 2, PERF_CONTEXT_KERNEL, 0xffffffff81000200ull, 4 | 0xabull << 32 },
+		{ 0, 12 | 0xcdull << 32, 0 },
+	};
+	const uint64_t bad[1][8] = { { 5, PERF_CONTEXT_KERNEL, 1 } };
+	const size_t cc_lens[] = { 4, 2, 1 }, ccraw_lens[] = { 4, 3 }, bad_lens[] = { 3 };
+	struct errbuf err = { "" };
+	struct tails t;
+
+	ck_assert_msg(!write_tails(path, PERF_SAMPLE_CALLCHAIN, cc, cc_lens, 3, &t, &err), "%s",
+		      err.msg);
+	ck_assert_uint_eq(t.samples, 3);
+	ck_assert_uint_eq(t.nr[0], 3);
+	ck_assert_uint_eq(t.last_ip[0], 0xffffffff81000100ull);
+	ck_assert_uint_eq(t.nr[1], 1);
+	ck_assert_uint_eq(t.last_ip[1], PERF_CONTEXT_USER);
+	ck_assert_uint_eq(t.nr[2], 0);	/* not the sample's before */
+
+	ck_assert_msg(!write_tails(path, PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW, ccraw,
+				   ccraw_lens, 2, &t, &err), "%s", err.msg);
+	ck_assert_uint_eq(t.samples, 2);
+	ck_assert_uint_eq(t.nr[0], 2);
+	ck_assert_uint_eq(t.raw_size[0], 4);
+	ck_assert_uint_eq(t.raw0[0], 0xab);
+	ck_assert_uint_eq(t.nr[1], 0);
+	ck_assert_uint_eq(t.raw_size[1], 12);
+	ck_assert_uint_eq(t.raw0[1], 0xcd);
+
+	ck_assert_int_eq(write_tails(path, PERF_SAMPLE_CALLCHAIN, bad, bad_lens, 1, &t, &err),
+			 -EINVAL);
+	ck_assert_msg(strstr(err.msg, "too short for its sample_type"), "%s", err.msg);
+	ck_assert_uint_eq(t.samples, 0);
+}
+END_TEST
+
 /* FINISHED_ROUND: records older than the previous round's newest wait; the end flushes */
 START_TEST(test_ordering)
 {
@@ -700,6 +804,7 @@ int main(int argc, char **argv)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_write_read_synthetic);
 	tcase_add_test(tc, test_ordering);
+	tcase_add_test(tc, test_short_tails);
 	tcase_add_test(tc, test_big_endian);
 	tcase_add_test(tc, test_truncated);
 	tcase_add_test(tc, test_corrupt_fields);

@@ -264,14 +264,27 @@ static inline int pd_parse_fixed(const struct pd_evsel *e, const struct perf_eve
 	const struct sample_layout *l = &e->layout;
 	const uint8_t *b = (const uint8_t *)(h + 1) + l->fixed_len;
 	const uint8_t *end = (const uint8_t *)h + h->size;
+	uint64_t nr;
 	uint32_t n;
 
 	if (sample_parse_fixed(l, false, h, s))
 		return -EINVAL;
 	if (!l->has_tail)
 		return 0;
-	if (!l->raw_only)
+	if (!l->short_tail)
 		return sample_parse_tail(&e->ev.attr, false, b, end, NULL, s);
+	if (l->sample_type & PERF_SAMPLE_CALLCHAIN) {
+		if (end - b < 8)
+			return -EINVAL;
+		memcpy(&nr, b, 8);
+		if (nr > (uint64_t)(end - b) / 8 - 1)
+			return -EINVAL;
+		s->nr_callchain = nr;
+		s->callchain = (const uint64_t *)(b + 8);
+		b += 8 + 8 * nr;
+	}
+	if (!(l->sample_type & PERF_SAMPLE_RAW))
+		return 0;
 	if (end - b < 4)
 		return -EINVAL;
 	memcpy(&n, b, 4);
@@ -285,11 +298,11 @@ static inline int pd_parse_fixed(const struct pd_evsel *e, const struct perf_eve
 /*
  * Whether @e's samples are parsed over its previous one (e->cur), with no template to copy:
  * the common case, where the layout writes every field each time (tracepoints, and samples
- * without callchains or registers)
+ * with no more than a callchain past the fixed fields)
  */
 static inline bool pd_parse_over(const struct perf_file *f, const struct pd_evsel *e)
 {
-	return !f->swap && (!e->layout.has_tail || e->layout.raw_only);
+	return !f->swap && (!e->layout.has_tail || e->layout.short_tail);
 }
 
 /*

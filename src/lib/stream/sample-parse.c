@@ -243,7 +243,7 @@ void sample_layout__init(struct sample_layout *l, const struct perf_event_attr *
 #undef SLOT
 	l->fixed_len = 8 * n;
 	l->has_tail = t & ~FIXED_BITS;
-	l->raw_only = (t & ~FIXED_BITS) == PERF_SAMPLE_RAW;
+	l->short_tail = !(t & ~FIXED_BITS & ~(PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW));
 }
 
 int sample_parse_tail(const struct perf_event_attr *attr, bool swap, const uint8_t *p,

@@ -27,7 +27,9 @@ struct sample_layout {
 	int8_t ip, tid, time, addr, id, stream_id, cpu, period;
 	uint16_t fixed_len;		/* bytes before the first variable-size field */
 	bool has_tail;			/* fields past the fixed ones (READ, CALLCHAIN, RAW, ...) */
-	bool raw_only;			/* and those are just RAW (tracepoints) */
+	bool short_tail;		/* and those are CALLCHAIN, RAW or both, each written
+					   in every sample (the common callchain and tracepoint
+					   samples) */
 };
 
 void sample_layout__init(struct sample_layout *l, const struct perf_event_attr *attr);
