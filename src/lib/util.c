@@ -193,15 +193,18 @@ size_t fmt_hex(char *buf, uint64_t v, int digits, bool prefix)
 uint64_t hash_bytes(const void *p, size_t len, uint64_t seed)
 {
 	const unsigned char *s = p;
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ seed ^ len, w;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ seed ^ len, w = 0;
 
-	for (; len >= 8; s += 8, len -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
+	if (len < 8) {
+		memcpy(&w, s, len);
+	} else {
+		for (; len > 8; s += 8, len -= 8) {
+			memcpy(&w, s, 8);
+			h = (h ^ w) * 0xff51afd7ed558ccdull;
+			h ^= h >> 32;
+		}
+		memcpy(&w, s + len - 8, 8);	/* the last 8 bytes (over the word before) */
 	}
-	w = 0;
-	memcpy(&w, s, len);
 	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
 	return h ^ h >> 29;
 }
