@@ -84,6 +84,10 @@ uint64_t threads__kmaps_gen(const struct threads *t);
 int threads__resolve(struct threads *t, uint32_t pid, uint32_t tid, uint16_t misc,
 		     uint64_t addr, struct taddr *out);
 
+/* The comm of pid/tid as threads__resolve() gives it, creating the thread as it does; NULL
+ * on ENOMEM. */
+const char *threads__comm_of(struct threads *t, uint32_t pid, uint32_t tid);
+
 /* Intern a string. NULL on ENOMEM. */
 const char *threads__intern(struct threads *t, const char *s);
 

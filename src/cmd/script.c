@@ -981,17 +981,18 @@ static int sc_sample(void *ctx, const struct stream_sample *x)
 	const struct stream_evsel *e = x->evsel;
 	uint32_t fields = s->f.out[script_output_type(e->attr.type)].fields;
 	uint64_t st = e->attr.sample_type;
-	struct taddr al;
+	const char *comm;
 
 	if (!fields)
 		return 0;
 	s->nr_seen++;
-	if (threads__resolve(s->threads, x->pid, x->tid, x->misc, x->ip, &al))
+	comm = threads__comm_of(s->threads, x->pid, x->tid);
+	if (!comm)
 		return -ENOMEM;
-	if (!sample_filter__wants(s->filter, x, al.comm) ||
+	if (!sample_filter__wants(s->filter, x, comm) ||
 	    (sample_filter__by_place(s->filter) && !place_wanted(s, x)))
 		return 0;
-	print_start(s, x, al.comm, fields);
+	print_start(s, x, comm, fields);
 	/* a period not sampled is the attr's (perf record -c leaves PERIOD out) */
 	if (fields & SF_PERIOD) {
 		out_num(st & PERF_SAMPLE_PERIOD ? x->period : e->attr.sample_period, false, 1, 10);

@@ -39,6 +39,8 @@ START_TEST(test_comm_override_and_fork)
 	ck_assert_int_eq(threads__task(t, &fork, 0), 0);
 	ck_assert_int_eq(threads__resolve(t, 20, 20, PERF_RECORD_MISC_USER, 0x400010, &child), 0);
 	ck_assert_str_eq(child.comm, "exec-ed");
+	ck_assert_str_eq(threads__comm_of(t, 20, 20), "exec-ed");
+	ck_assert_str_eq(threads__comm_of(t, 30, 31), ":31");	/* made as resolve makes it */
 	ck_assert_ptr_nonnull(child.map);
 	ck_assert_str_eq(child.map->dso, "app");
 	ck_assert_uint_eq(child.addr, 0x10);

@@ -593,6 +593,13 @@ uint64_t threads__kmaps_gen(const struct threads *t)
 	return t->kmaps_gen;
 }
 
+const char *threads__comm_of(struct threads *t, uint32_t pid, uint32_t tid)
+{
+	struct thread *th = findnew(t, pid, tid);
+
+	return th ? th->comm : NULL;
+}
+
 int threads__resolve(struct threads *t, uint32_t pid, uint32_t tid, uint16_t misc,
 		     uint64_t addr, struct taddr *out)
 {
