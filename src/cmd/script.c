@@ -371,13 +371,13 @@ static size_t num_len(uint64_t v, bool hex)
 	return n;
 }
 
-/* @v's digits, at least @digits of them (zeros before), ending at @end */
 /* "00" to "99" */
 static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324"
 				  "25262728293031323334353637383940414243444546474849"
 				  "50515253545556575859606162636465666768697071727374"
 				  "75767778798081828384858687888990919293949596979899";
 
+/* @v's digits, at least @digits of them (zeros before), ending at @end */
 static char *fmt_num(uint64_t v, bool hex, int digits, char *end)
 {
 	char *p = end;
