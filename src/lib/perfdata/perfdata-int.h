@@ -269,11 +269,11 @@ static inline int pd_parse_fixed(const struct pd_evsel *e, const struct perf_eve
 
 	if (sample_parse_fixed(l, false, h, s))
 		return -EINVAL;
-	if (!l->has_tail)
+	if (l->tail == TAIL_NONE)
 		return 0;
-	if (!l->short_tail)
-		return sample_parse_tail(&e->ev.attr, false, b, end, NULL, s);
-	if (l->sample_type & PERF_SAMPLE_CALLCHAIN) {
+	if (l->tail != TAIL_RAW) {
+		if (l->tail == TAIL_OTHER)
+			return sample_parse_tail(&e->ev.attr, false, b, end, NULL, s);
 		if (end - b < 8)
 			return -EINVAL;
 		memcpy(&nr, b, 8);
@@ -281,10 +281,10 @@ static inline int pd_parse_fixed(const struct pd_evsel *e, const struct perf_eve
 			return -EINVAL;
 		s->nr_callchain = nr;
 		s->callchain = (const uint64_t *)(b + 8);
+		if (l->tail == TAIL_CALLCHAIN)
+			return 0;
 		b += 8 + 8 * nr;
 	}
-	if (!(l->sample_type & PERF_SAMPLE_RAW))
-		return 0;
 	if (end - b < 4)
 		return -EINVAL;
 	memcpy(&n, b, 4);
@@ -302,7 +302,7 @@ static inline int pd_parse_fixed(const struct pd_evsel *e, const struct perf_eve
  */
 static inline bool pd_parse_over(const struct perf_file *f, const struct pd_evsel *e)
 {
-	return !f->swap && (!e->layout.has_tail || e->layout.short_tail);
+	return !f->swap && e->layout.tail != TAIL_OTHER;
 }
 
 /*

@@ -242,8 +242,23 @@ void sample_layout__init(struct sample_layout *l, const struct perf_event_attr *
 	SLOT(PERF_SAMPLE_PERIOD, period);
 #undef SLOT
 	l->fixed_len = 8 * n;
-	l->has_tail = t & ~FIXED_BITS;
-	l->short_tail = !(t & ~FIXED_BITS & ~(PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW));
+	switch (t & ~FIXED_BITS) {
+	case 0:
+		l->tail = TAIL_NONE;
+		break;
+	case PERF_SAMPLE_RAW:
+		l->tail = TAIL_RAW;
+		break;
+	case PERF_SAMPLE_CALLCHAIN:
+		l->tail = TAIL_CALLCHAIN;
+		break;
+	case PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW:
+		l->tail = TAIL_CALLCHAIN_RAW;
+		break;
+	default:
+		l->tail = TAIL_OTHER;
+		break;
+	}
 }
 
 int sample_parse_tail(const struct perf_event_attr *attr, bool swap, const uint8_t *p,
@@ -264,7 +279,7 @@ int sample_parse_layout(const struct sample_layout *l, const struct perf_event_a
 	memset(out, 0, sizeof(*out));
 	if (sample_parse_fixed(l, swap, h, out))
 		return -EINVAL;
-	return l->has_tail ? sample_tail(&c, attr, out) : 0;
+	return l->tail != TAIL_NONE ? sample_tail(&c, attr, out) : 0;
 }
 
 int sample_parse(const struct perf_event_attr *attr, bool swap, const struct perf_event_header *h,

@@ -20,16 +20,20 @@ struct sample_trailer {
 	uint64_t time, id;
 };
 
+/*
+ * What a sample has past its fixed-size fields: nothing; RAW, CALLCHAIN or both, each written
+ * in every sample (tracepoints, callchains: the common samples); or others (READ, BRANCH_STACK,
+ * REGS_USER, ...), which the general parser reads
+ */
+enum sample_tail { TAIL_NONE, TAIL_RAW, TAIL_CALLCHAIN, TAIL_CALLCHAIN_RAW, TAIL_OTHER };
+
 /* Where the fixed-size fields of a sample_type sit, in u64s from the start of the body
  * (-1 when absent), computed once per event so each sample is read without walking the bits. */
 struct sample_layout {
 	uint64_t sample_type;
 	int8_t ip, tid, time, addr, id, stream_id, cpu, period;
 	uint16_t fixed_len;		/* bytes before the first variable-size field */
-	bool has_tail;			/* fields past the fixed ones (READ, CALLCHAIN, RAW, ...) */
-	bool short_tail;		/* and those are CALLCHAIN, RAW or both, each written
-					   in every sample (the common callchain and tracepoint
-					   samples) */
+	enum sample_tail tail;		/* the fields past the fixed ones */
 };
 
 void sample_layout__init(struct sample_layout *l, const struct perf_event_attr *attr);
