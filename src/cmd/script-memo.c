@@ -6,6 +6,7 @@
  * kept and memory does not grow with the file.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,8 @@ struct text_memo {
 	struct front_line *front;	/* NULL where it could not be had */
 };
 
-struct text_memo *text_memo__new(size_t max_bytes)
+/* a memo with its front, or without one (the frame memo has its own) */
+static struct text_memo *memo_new(size_t max_bytes, bool front)
 {
 	struct text_memo *m = calloc(1, sizeof(*m));
 
@@ -67,8 +69,14 @@ struct text_memo *text_memo__new(size_t max_bytes)
 		return NULL;
 	m->max_bytes = max_bytes;
 	m->gen = 1;
-	m->front = calloc((size_t)1 << FRONT_BITS, sizeof(*m->front));	/* (gen 0: stale) */
+	if (front)	/* (gen 0: stale) */
+		m->front = calloc((size_t)1 << FRONT_BITS, sizeof(*m->front));
 	return m;
+}
+
+struct text_memo *text_memo__new(size_t max_bytes)
+{
+	return memo_new(max_bytes, true);
 }
 
 /* every entry gone: the table's slots emptied, the blocks kept for the next entries */
@@ -218,15 +226,13 @@ struct frame_memo *frame_memo__new(size_t max_bytes, uint32_t base_len)
 
 	if (!m)
 		return NULL;
-	m->text = text_memo__new(max_bytes);
+	m->text = memo_new(max_bytes, false);	/* (this front takes the place of its) */
 	m->front = calloc(FRAME_FRONT_LINES, sizeof(*m->front));
 	m->base_len = base_len;
 	if (!m->text || !m->front) {
 		frame_memo__delete(m);
 		return NULL;
 	}
-	free(m->text->front);	/* (this front takes its place) */
-	m->text->front = NULL;
 	m->gen = m->text->gen;
 	return m;
 }

@@ -723,8 +723,8 @@ static void frame_base(struct script *s, const struct stream_sample *x, uint16_t
 	uint16_t mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	uint32_t fields = s->f.out[script_output_type(x->evsel->attr.type)].fields;
 	uint64_t gen = threads__generation(s->threads), h;
-	struct base_line *l = &s->bases[(x->tid ^ x->tid >> 6 ^ (uint32_t)mode << 3) %
-					SCRIPT_BASE_LINES];
+	struct base_line *l = &s->bases[(x->tid ^ x->tid >> 6 ^ (uint32_t)mode << 3 ^
+					 (uint32_t)inlines << 5) % SCRIPT_BASE_LINES];
 	struct frame_key k;
 
 	b->callchain = callchain;
