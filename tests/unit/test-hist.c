@@ -95,6 +95,34 @@ START_TEST(test_rows_one_member_ties_by_key)
 END_TEST
 
 /*
+ * Rows perf's output order leaves tied (one symbol name at other starts, equal periods) come
+ * by content, the symbol's start, whatever order they were added in: the rows' order is total
+ */
+START_TEST(test_rows_ties_past_the_output_order)
+{
+	static const enum hist_sort sym[] = { HIST_SORT_SYM };
+	static const int obj;
+	struct hist *h = hist__new(sym, 1);
+	struct hist_rows *rows;
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		struct hist_key k = { .sym = &obj, .sym_name = "f",
+				   .sym_start = 0x4000 - i * 0x1000 };
+
+		ck_assert_int_eq(hist__add(h, &k, 7), 0);
+	}
+	rows = hist_rows__new(&h, 1, false);
+	ck_assert_ptr_nonnull(rows);
+	ck_assert_uint_eq(hist_rows__nr(rows), 4);
+	for (i = 0; i < 4; i++)
+		ck_assert_uint_eq(hist_rows__get(rows, i).key->sym_start, 0x1000 + i * 0x1000);
+	hist_rows__delete(rows);
+	hist__delete(h);
+}
+END_TEST
+
+/*
  * hist__collapse() merges entries equal by content into the first added, whatever their
  * number and order: many threads' comm buffers of one name, each its own entry while adding
  */
@@ -215,6 +243,7 @@ int main(void)
 
 	tcase_add_test(tc, test_rows_union_and_order);
 	tcase_add_test(tc, test_rows_one_member_ties_by_key);
+	tcase_add_test(tc, test_rows_ties_past_the_output_order);
 	tcase_add_test(tc, test_pid_key_is_the_thread);
 	tcase_add_test(tc, test_collapse_keeps_the_first);
 	tcase_add_test(tc, test_groups_from_desc);

@@ -324,14 +324,23 @@ static size_t merge_by_content(struct hist *h)
 	return n;
 }
 
+/*
+ * Entries equal by content merged into one. Their order is left as merge_by_content() leaves
+ * it: hist_rows__new() sorts the rows by a total order (cmp_row(), which ends with
+ * cmp_keys()), so no sort by content is needed here, but where there is no memory to merge
+ * in a table (then by a sort by content and merging neighbours).
+ */
 int hist__collapse(struct hist *h)
 {
-	size_t i, n = 0;
+	size_t i, n = 0, merged;
 
-	if (!h->nr)
-		return 0;
-	if (h->nr > 1)
-		h->nr = merge_by_content(h) ?: h->nr;
+	if (h->nr < 2)
+		goto out;
+	merged = merge_by_content(h);
+	if (merged) {
+		h->nr = merged;
+		goto out;
+	}
 	qsort_r(h->v, h->nr, sizeof(*h->v), cmp_collapse, h);
 	for (i = 1; i < h->nr; i++) {
 		if (!cmp_keys(h, &h->v[n].key, &h->v[i].key)) {
@@ -342,6 +351,7 @@ int hist__collapse(struct hist *h)
 		}
 	}
 	h->nr = n + 1;
+out:
 	h->sorted = true;
 	return 0;
 }
@@ -455,10 +465,11 @@ static int cmp_row(const void *a, const void *b, void *ctx)
 	for (i = 0; !r && rows->by_samples && i < rows->nr_members; i++)
 		if (x->nr_samples[i] != y->nr_samples[i])
 			return x->nr_samples[i] > y->nr_samples[i] ? -1 : 1;
-	return r ?: cmp_addr(rows->keys, x->key, y->key);
+	/* last, the order by content: rows are distinct by it, so the order is total */
+	return r ?: cmp_addr(rows->keys, x->key, y->key) ?: cmp_keys(rows->keys, x->key, y->key);
 }
 
-/* the members' entries, each once, by key: equal keys side by side */
+/* the members' entries, each once; with several members by key, equal keys side by side */
 static struct member_ref *member_refs(struct hist **members, size_t nr, size_t *n)
 {
 	struct member_ref *refs;
@@ -475,7 +486,7 @@ static struct member_ref *member_refs(struct hist **members, size_t nr, size_t *
 	for (m = 0; m < nr; m++)
 		for (i = 0; i < members[m]->nr; i++)
 			refs[k++] = (struct member_ref){ &members[m]->v[i], m };
-	if (nr > 1)	/* (one member's entries are in key order from hist__collapse()) */
+	if (nr > 1)	/* (one member's entries are distinct by content: hist__collapse()) */
 		qsort_r(refs, *n, sizeof(*refs), cmp_ref, members[0]);
 	return refs;
 }
@@ -499,7 +510,8 @@ struct hist_rows *hist_rows__new(struct hist **members, size_t nr, bool by_sampl
 	if (!refs || !rows->v || !rows->key || !rows->vals)
 		goto out_fail;
 	for (i = 0; i < n; i++) {
-		if (!rows->nr || cmp_keys(members[0], &rows->key[rows->nr - 1], &refs[i].e->key)) {
+		if (!rows->nr || nr == 1 ||
+		    cmp_keys(members[0], &rows->key[rows->nr - 1], &refs[i].e->key)) {
 			rows->key[rows->nr] = refs[i].e->key;
 			rows->v[rows->nr].key = &rows->key[rows->nr];
 			vals = &rows->vals[rows->nr * 2 * nr];
