@@ -31,8 +31,8 @@ uint32_t callpaths__node(struct callpaths *cp, uint32_t name, uint32_t tail);
  * its count (for callpaths__add_at()), or -ENOMEM
  */
 long callpaths__add(struct callpaths *cp, uint32_t label, uint32_t node, uint64_t period);
-/* one more sample of @period at count @idx (callpaths__add()'s) */
-void callpaths__add_at(struct callpaths *cp, size_t idx, uint64_t period);
+/* @nr more samples of @period in all at count @idx (callpaths__add()'s) */
+void callpaths__add_at(struct callpaths *cp, size_t idx, uint64_t nr, uint64_t period);
 
 struct callpaths_count {
 	uint32_t label, node;

@@ -386,15 +386,23 @@ static void feed_two_dsos(struct stream_ops *ops, struct fixture *fx, struct str
 	sample_mid(ops, fx, st, PID, leaf_a, at, 1000);
 }
 
-START_TEST(test_graph_dsos)
+/* a copy of this program at copy_path */
+static void copy_self(void)
 {
-	char cmd[2 * PATH_MAX + 16], self[PATH_MAX], *t;
-	const char *a;
+	char cmd[2 * PATH_MAX + 16], self[PATH_MAX];
 
 	ck_assert(realpath("/proc/self/exe", self));
 	snprintf(copy_path, sizeof(copy_path), "/tmp/schedlens-test-report-%d", (int)getpid());
 	snprintf(cmd, sizeof(cmd), "cp %s %s", self, copy_path);
 	ck_assert_int_eq(system(cmd), 0);
+}
+
+START_TEST(test_graph_dsos)
+{
+	const char *a;
+	char *t;
+
+	copy_self();
 	feed = feed_two_dsos;
 	t = run("comm", graph_caller);
 	unlink(copy_path);
@@ -402,6 +410,46 @@ START_TEST(test_graph_dsos)
 	a = line_with(t, "--50.00%--mid", NULL);
 	ck_assert_msg(a && line_with(a + 1, "--50.00%--mid", NULL), "%s", t);
 	ck_assert_msg(!line_with(t, "---mid", NULL), "%s", t);
+	free(t);
+}
+END_TEST
+
+/*
+ * One callchain again and again (symrep's memo of chains counts a repeat from its shape):
+ * twice in this program, once after a copy of it is mapped over the same range, once more
+ * after the thread is renamed. The repeats follow the maps and the comm of their time.
+ */
+static void feed_chain_repeats(struct stream_ops *ops, struct fixture *fx,
+			       struct stream_stats *st)
+{
+	struct stream_mmap m = fx->map;
+
+	ck_assert_int_eq(ops->comm(ops->ctx, PID, PID, "tester", true, 1), 0);
+	ck_assert_int_eq(ops->mmap(ops->ctx, &fx->map), 0);
+	sample_mid(ops, fx, st, PID, leaf_a, 0, 1000);
+	sample_mid(ops, fx, st, PID, leaf_a, 0, 1000);
+	m.filename = copy_path;
+	m.time = 20;
+	ck_assert_int_eq(ops->mmap(ops->ctx, &m), 0);
+	sample_mid(ops, fx, st, PID, leaf_a, 0, 1000);
+	ck_assert_int_eq(ops->comm(ops->ctx, PID, PID, "renamed", false, 30), 0);
+	sample_mid(ops, fx, st, PID, leaf_a, 0, 1000);
+}
+
+START_TEST(test_chain_repeats)
+{
+	const char *copy;
+	char *t;
+
+	copy_self();
+	copy = strrchr(copy_path, '/') + 1;
+	feed = feed_chain_repeats;
+	t = run("comm,dso", children);
+	unlink(copy_path);
+	feed = feed_leaves;
+	ck_assert_msg(line_with(t, "50.00%", "50.00%", "tester", "test-report", NULL), "%s", t);
+	ck_assert_msg(line_with(t, "25.00%", "25.00%", "tester", copy, NULL), "%s", t);
+	ck_assert_msg(line_with(t, "25.00%", "25.00%", "renamed", copy, NULL), "%s", t);
 	free(t);
 }
 END_TEST
@@ -467,11 +515,12 @@ START_TEST(test_callpaths)
 	ck_assert_int_eq(callpaths__add(cp, il, n2, 5), 0);
 	ck_assert_int_eq(callpaths__add(cp, il, n1, 7), 1);
 	ck_assert_int_eq(callpaths__add(cp, il, n2, 1), 0);
-	callpaths__add_at(cp, 1, 2);
+	callpaths__add_at(cp, 1, 1, 2);
+	callpaths__add_at(cp, 0, 3, 30);	/* several at once */
 	c = callpaths__counts(cp, &nr);
 	ck_assert_uint_eq(nr, 2);
-	ck_assert_uint_eq(c[0].nr_samples, 2);
-	ck_assert_uint_eq(c[0].period, 6);
+	ck_assert_uint_eq(c[0].nr_samples, 5);
+	ck_assert_uint_eq(c[0].period, 36);
 	ck_assert_uint_eq(c[1].nr_samples, 2);
 	ck_assert_uint_eq(c[1].period, 9);
 	ck_assert_uint_eq(callpaths__next(cp, n2, &name, &len), n1);
@@ -517,6 +566,7 @@ int main(void)
 	tcase_add_test(tc, test_same_frames);
 	tcase_add_test(tc, test_callpaths);
 	tcase_add_test(tc, test_graph_dsos);
+	tcase_add_test(tc, test_chain_repeats);
 	tcase_add_test(tc, test_unresolved_width);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

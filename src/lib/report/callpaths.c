@@ -218,9 +218,9 @@ uint32_t callpaths__node(struct callpaths *cp, uint32_t name, uint32_t tail)
 	return (uint32_t)cp->nr_nodes++;
 }
 
-void callpaths__add_at(struct callpaths *cp, size_t idx, uint64_t period)
+void callpaths__add_at(struct callpaths *cp, size_t idx, uint64_t nr, uint64_t period)
 {
-	cp->counts[idx].nr_samples++;
+	cp->counts[idx].nr_samples += nr;
 	cp->counts[idx].period += period;
 }
 
@@ -242,7 +242,7 @@ long callpaths__add(struct callpaths *cp, uint32_t label, uint32_t node, uint64_
 		cp->counts[cp->nr_counts] = (struct callpaths_count){ label, node, 0, 0 };
 		idtab__put(&cp->pairs, i, key, (uint32_t)++cp->nr_counts);
 	}
-	callpaths__add_at(cp, cp->pairs.v[i].id - 1, period);
+	callpaths__add_at(cp, cp->pairs.v[i].id - 1, 1, period);
 	return (long)cp->pairs.v[i].id - 1;
 }
 

@@ -88,7 +88,31 @@ struct shape {
 	uint64_t hash, *key;
 	struct shape_op *ops;
 	uint32_t key_len, key_cap, nr_ops, ops_cap;
+	uint64_t serial;	/* a number of its own each time the slot records a shape */
+	uint64_t pend_nr, pend_period;	/* samples of the shape not yet counted (shape_flush()) */
 	bool valid;		/* key and ops are a shape's (recorded whole) */
+};
+
+/*
+ * Shapes by raw callchain: a sample with the event, comm (label_comm()'s), mode, address-space
+ * versions (symbols__chain_spaces()), ip and callchain of an earlier one, and no user stack
+ * to unwind, has that one's frames, so its shape: it is counted from the shape, with no frame
+ * resolved and no shape key made. Direct mapped; an entry names its shape by slot and serial
+ * (a slot that records again holds another shape). Only where a sample's rows and paths
+ * follow from its shape alone (no --focus, --folded, filters by frame or skid rule).
+ */
+#define MEMO_CHAINS 8192
+
+struct chain_memo {
+	uint64_t hash, space[2], ip;
+	const char *comm;
+	uint64_t *ips;		/* the callchain, nr entries (room for cap) */
+	uint32_t nr, cap, idx;
+	uint16_t misc;
+	struct shape *sh;
+	uint64_t serial;	/* sh's when made; 0: empty */
+	struct sym_loc self;	/* frame 0, for *self and the skid counts */
+	bool with_caller;	/* frames past frame 0 */
 };
 
 static struct labels *labels__new(void)
@@ -229,6 +253,18 @@ static int grow_zeroed(void **v, size_t *cap, size_t need, size_t size, size_t f
 	return 0;
 }
 
+/* @nr samples of @period in all to a row a shape has (its first add was the shape's) */
+static inline void row_vec__add_n(struct row_vec *rv, uint32_t id, uint64_t nr, uint64_t period,
+				  uint32_t depth)
+{
+	struct row_count *c = &rv->v[id];
+
+	c->nr_samples += nr;
+	c->period += period;
+	if (depth > c->depth)
+		c->depth = depth;
+}
+
 static inline int row_vec__add(struct row_vec *rv, uint32_t id, uint64_t period,
 			       uint32_t depth, int32_t tid)
 {
@@ -319,11 +355,15 @@ struct symrep {
 	uint32_t *stamps, stamp_now;		/* by label number (stamps__begin()) */
 	size_t nr_stamps;
 	struct shape *shapes;			/* MEMO_SHAPES of them, direct mapped */
+	uint64_t shape_serial;
+	struct chain_memo *chains_memo;		/* MEMO_CHAINS, or NULL: not used */
 	struct shape *rec;			/* the shape being recorded, or NULL */
 	struct row_vec *rec_self;		/* (and its event's self rows) */
 	uint64_t mkey[4 + 4 * MAX_FRAMES + 4];	/* shape_key()'s */
 	uint64_t mkey_hash;			/* (and its hash) */
 };
+
+static void shape_flush(struct symrep *r, struct shape *sh);
 
 struct symrep *symrep__new(struct symbols *syms, const struct symrep_config *cfg)
 {
@@ -374,6 +414,9 @@ struct symrep *symrep__new(struct symbols *syms, const struct symrep_config *cfg
 		goto out_free;
 	if (r->chains && r->self_v && !(r->shapes = calloc(MEMO_SHAPES, sizeof(*r->shapes))))
 		goto out_free;
+	if (r->shapes && !cfg->focus && !cfg->folded && !cfg->wants && !cfg->skid_caller &&
+	    !(r->chains_memo = calloc(MEMO_CHAINS, sizeof(*r->chains_memo))))
+		goto out_free;
 	return r;
 out_free:
 	symrep__delete(r);
@@ -423,6 +466,9 @@ void symrep__delete(struct symrep *r)
 		free(r->shapes[i].ops);
 	}
 	free(r->shapes);
+	for (i = 0; r->chains_memo && i < MEMO_CHAINS; i++)
+		free(r->chains_memo[i].ips);
+	free(r->chains_memo);
 	free(r);
 }
 
@@ -1375,7 +1421,14 @@ int symrep__finish(struct symrep *r)
 	uint64_t skid_first = UINT64_MAX;
 	struct symrep_addr **v;
 	size_t i, j, n = 0;
-	int ret = relabel(r) ?: paths_finish(r);
+	int ret;
+
+	/* the shapes' samples counted; samples after this take the slow path */
+	for (i = 0; r->shapes && i < MEMO_SHAPES; i++) {
+		shape_flush(r, &r->shapes[i]);
+		r->shapes[i].valid = false;
+	}
+	ret = relabel(r) ?: paths_finish(r);
 
 	for (i = 0; r->self_v && i < r->cfg.nr_events && !ret; i++) {
 		ret = row_vec__flush(&r->self_v[i], r->labels, r->self[i]);
@@ -1472,6 +1525,34 @@ static size_t shape_key(struct symrep *r, const struct stream_sample *s, size_t 
 	return n;
 }
 
+/* the samples of @sh shape_replay() has not counted yet, counted */
+static void shape_flush(struct symrep *r, struct shape *sh)
+{
+	size_t idx = sh->valid && sh->key_len ? (size_t)sh->key[0] : 0;	/* (shape_key()'s) */
+	uint64_t nr = sh->pend_nr, period = sh->pend_period;
+	uint32_t i;
+
+	if (!nr || !sh->valid)
+		return;
+	sh->pend_nr = sh->pend_period = 0;
+	for (i = 0; i < sh->nr_ops; i++) {
+		const struct shape_op *op = &sh->ops[i];
+		uint32_t depth = op->kind_depth & ((1u << 30) - 1);
+
+		switch (op->kind_depth >> 30) {
+		case OP_SELF:
+			row_vec__add_n(&r->self_v[idx], op->id, nr, period, depth);
+			break;
+		case OP_CHILD:
+			row_vec__add_n(&r->children_v[idx], op->id, nr, period, depth);
+			break;
+		default:
+			callpaths__add_at(r->cpaths[idx], op->id, nr, period);
+			break;
+		}
+	}
+}
+
 /*
  * The shape of r->mkey's @len words if its slot holds it (hit: *@hit), else the slot made
  * ready to record it; NULL where it cannot be (ENOMEM: the sample is counted unrecorded)
@@ -1485,6 +1566,7 @@ static struct shape *shape_find(struct symrep *r, size_t len, bool *hit)
 	       !memcmp(sh->key, r->mkey, len * sizeof(*r->mkey));
 	if (*hit)
 		return sh;
+	shape_flush(r, sh);
 	sh->valid = false;
 	if (len > sh->key_cap) {
 		uint64_t *n = realloc(sh->key, len * sizeof(*n));
@@ -1498,34 +1580,115 @@ static struct shape *shape_find(struct symrep *r, size_t len, bool *hit)
 	sh->key_len = (uint32_t)len;
 	sh->hash = h;
 	sh->nr_ops = 0;
+	sh->serial = ++r->shape_serial;
 	return sh;
 }
 
-/* a sample of shape @sh: its rows and paths counted as the first of the shape's were */
-static int shape_replay(struct symrep *r, const struct shape *sh,
-			const struct stream_sample *s, size_t idx)
+/*
+ * A sample of shape @sh: its rows and paths are counted as the first of the shape's were,
+ * all of the shape's samples at once when its slot records another shape or at the finish
+ * (shape_flush()). Every row a shape counts has had its first sample (the shape's own, which
+ * set the row's thread), so what later samples add are sums and a largest depth, the same
+ * in any order.
+ */
+static inline void shape_replay(struct shape *sh, const struct stream_sample *s)
 {
-	uint32_t i;
-	int ret = 0;
+	sh->pend_nr++;
+	sh->pend_period += s->period;
+}
 
-	for (i = 0; i < sh->nr_ops && !ret; i++) {
-		const struct shape_op *op = &sh->ops[i];
-		uint32_t depth = op->kind_depth & ((1u << 30) - 1);
+/*
+ * A hash of @s's callchain by its length and its innermost and outermost entries, where
+ * chains differ most (the whole chain is compared)
+ */
+static uint64_t chain_hash(const struct stream_sample *s, uint64_t h)
+{
+	size_t n = s->nr_callchain, i;
 
-		switch (op->kind_depth >> 30) {
-		case OP_SELF:
-			ret = row_vec__add(&r->self_v[idx], op->id, s->period, depth, -1);
-			break;
-		case OP_CHILD:
-			ret = row_vec__add(&r->children_v[idx], op->id, s->period, depth,
-					   (int32_t)s->tid);
-			break;
-		default:
-			callpaths__add_at(r->cpaths[idx], op->id, s->period);
-			break;
-		}
+	h ^= n * 0xc4ceb9fe1a85ec53ull;
+	for (i = 0; i < n && i < 8; i++) {
+		h = (h ^ s->callchain[i]) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
 	}
-	return ret;
+	for (i = n > 12 ? n - 4 : 8; i < n; i++) {
+		h = (h ^ s->callchain[i]) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	return h ^ h >> 29;
+}
+
+/*
+ * The chain memo's entry for @s of event @idx, comm @comm (label_comm()'s): *@hit where it
+ * holds @s's chain and its shape is still there; NULL where @s cannot be told by its chain
+ * (a user stack to unwind, no versions for its address spaces)
+ */
+static struct chain_memo *chain_find(struct symrep *r, const struct stream_sample *s,
+				     size_t idx, const char *comm, bool *hit)
+{
+	uint64_t space[2], h;
+	struct chain_memo *m;
+
+	*hit = false;
+	if ((s->user_stack_size && s->user_regs_abi) || !symbols__chain_spaces(r->syms, s, space))
+		return NULL;
+	h = chain_hash(s, (space[0] * 0x9e3779b97f4a7c15ull ^ space[1]) + s->ip * 31 +
+			  ((uint64_t)idx << 48 ^ (uint64_t)s->misc << 32 ^ (uintptr_t)comm));
+	m = &r->chains_memo[(h ^ h >> 32) & (MEMO_CHAINS - 1)];
+	*hit = m->serial && m->hash == h && m->ip == s->ip && m->nr == s->nr_callchain &&
+	       m->space[0] == space[0] && m->space[1] == space[1] && m->comm == comm &&
+	       m->idx == idx && m->misc == s->misc && m->sh->valid &&
+	       m->sh->serial == m->serial &&
+	       !memcmp(m->ips, s->callchain, s->nr_callchain * sizeof(*s->callchain));
+	if (!*hit) {
+		m->serial = 0;		/* until chain_keep() */
+		m->hash = h;
+		m->space[0] = space[0];
+		m->space[1] = space[1];
+	}
+	return m;
+}
+
+/* @m (chain_find()'s, not a hit) holds @s's chain, of shape @sh and frame 0 r->frames[0] */
+static void chain_keep(struct symrep *r, struct chain_memo *m, const struct stream_sample *s,
+		       size_t idx, const char *comm, const struct shape *sh, size_t nf)
+{
+	if (!sh || !sh->valid)
+		return;
+	if (s->nr_callchain > m->cap) {
+		uint64_t *v = realloc(m->ips, s->nr_callchain * sizeof(*v));
+
+		if (!v)
+			return;
+		m->ips = v;
+		m->cap = (uint32_t)s->nr_callchain;
+	}
+	memcpy(m->ips, s->callchain, s->nr_callchain * sizeof(*s->callchain));
+	m->nr = (uint32_t)s->nr_callchain;
+	m->ip = s->ip;
+	m->comm = comm;
+	m->idx = (uint32_t)idx;
+	m->misc = s->misc;
+	m->sh = (struct shape *)sh;
+	m->serial = sh->serial;
+	m->self = r->frames[0];
+	m->with_caller = nf > 1;
+}
+
+/* a sample of @m's chain: what frames_sample() does with its frames, from @m */
+static int chain_replay(struct symrep *r, const struct chain_memo *m,
+			const struct stream_sample *s, size_t idx, const struct sym_loc **self)
+{
+	r->total_period += s->period;
+	if (is_skid(r, m->self.sym)) {
+		r->skid_samples++;
+		r->skid_period += s->period;
+		if (!r->skid_sym)
+			r->skid_sym = m->self.sym;
+		r->skid_with_caller += m->with_caller;
+	}
+	*self = &m->self;
+	shape_replay(m->sh, s);
+	return 0;
 }
 
 /* a sample's frames looked up as it comes (callchains, or rows not by label) */
@@ -1535,12 +1698,18 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 {
 	unsigned int flags = r->flags;
 	size_t nf = 1, np, i, nx = 0, nxp = 0, n0 = 1;
+	struct chain_memo *cm = NULL;
 	const struct sym_key *lab;
 	struct shape *sh;
-	bool moved = false;
+	bool moved = false, hit;
 	uint32_t id;
 	int ret = 0;
 
+	if (r->chains_memo && idx < r->cfg.nr_events) {
+		cm = chain_find(r, s, idx, label_comm(r, comm), &hit);
+		if (hit)
+			return chain_replay(r, cm, s, idx, self);
+	}
 	if (r->chains)
 		nf = symbols__chain(r->syms, s, flags, r->frames, MAX_FRAMES);
 	else
@@ -1583,11 +1752,13 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 	r->raw_comm = comm;
 	comm = label_comm(r, comm);
 	if (r->shapes) {
-		bool hit;
-
 		sh = shape_find(r, shape_key(r, s, idx, comm, nx, nxp, n0), &hit);
-		if (sh && hit)
-			return shape_replay(r, sh, s, idx);
+		if (sh && hit) {
+			if (cm)
+				chain_keep(r, cm, s, idx, comm, sh, nf);
+			shape_replay(sh, s);
+			return 0;
+		}
 		r->rec = sh;
 		r->rec_self = &r->self_v[idx];
 	}
@@ -1599,8 +1770,11 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 	if (!ret && r->children[idx])
 		ret = add_children(r, s, comm, nx, nxp, n0, r->children[idx],
 				   r->children_v ? &r->children_v[idx] : NULL, idx);
-	if (!ret && r->rec)
+	if (!ret && r->rec) {
 		r->rec->valid = true;	/* recorded whole */
+		if (cm)
+			chain_keep(r, cm, s, idx, comm, r->rec, nf);
+	}
 	r->rec = NULL;
 	return ret;
 }
