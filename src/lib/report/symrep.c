@@ -102,6 +102,7 @@ struct shape {
  * follow from its shape alone (no --focus, --folded, filters by frame or skid rule).
  */
 #define MEMO_CHAINS 8192
+#define MEMO_COMMS 256
 
 struct chain_memo {
 	uint64_t hash, space[2], ip;
@@ -324,6 +325,10 @@ struct symrep {
 	struct row_vec *self_v, *children_v;	/* with labels: rows by label number */
 	bool defer, finished, comm_key, pid_key, cpu_key;
 	const char *raw_comm;	/* the sample's comm as its thread has it (label_comm()'s in) */
+	struct comm_memo {	/* label_comm()'s, direct mapped */
+		const char *comm, *label;
+		char text[24];	/* comm's text when it was met */
+	} comm_memo[MEMO_COMMS];
 	unsigned int flags;	/* SYM_LINES when a key is the source line */
 	struct symrep_addr *addrs, *last;
 	size_t addrs_mask, addrs_used;
@@ -709,16 +714,28 @@ static uint32_t frame_label(struct symrep *r, const struct sym_loc *f, uint32_t 
  */
 static const char *label_comm(struct symrep *r, const char *comm)
 {
+	struct comm_memo *m;
 	const struct sym_stack *e;
 
 	if (!r->labels || !comm)
 		return comm;
 	if (!r->comm_key)
 		return NULL;
+	/* by the thread's string and its text (a thread's first comm renames it in place) */
+	m = &r->comm_memo[((uintptr_t)comm >> 4 ^ (uintptr_t)comm >> 12) & (MEMO_COMMS - 1)];
+	if (m->comm == comm && !strcmp(m->text, comm))
+		return m->label;
 	e = sym_stacks__get(r->comms, comm);
 	if (!e && !sym_stacks__add(r->comms, comm, 0))
 		e = sym_stacks__get(r->comms, comm);
-	return e ? e->key : comm;
+	if (!e)
+		return comm;
+	if (strlen(comm) < sizeof(m->text)) {
+		m->comm = comm;
+		strcpy(m->text, comm);
+		m->label = e->key;
+	}
+	return e->key;
 }
 
 /* op @kind of @id at @depth onto the shape being recorded, which a failure leaves invalid */
