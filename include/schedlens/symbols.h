@@ -162,14 +162,6 @@ bool symbols__chain_ok(const struct stream_sample *smp);
  * @max-th address */
 bool symbols__chain_ok_upto(const struct stream_sample *smp, size_t max);
 /*
- * The versions of what symbols__chain() reads to resolve @smp's frames into @v (its process's
- * user maps and the kernel's, threads__map_space()'s): a sample with equal versions, mode,
- * ip and callchain has equal frames (with equal flags and max), where none is unwound (it has
- * no user stack). Versions never come again in a process. false where there is no machine,
- * or the process has no maps yet: then nothing can be said.
- */
-bool symbols__chain_spaces(struct symbols *s, const struct stream_sample *smp, uint64_t v[2]);
-/*
  * Resolve the frames of @smp: frame 0 where it was taken, then its callchain (PERF_CONTEXT_*
  * markers switch the mode; the kernel's copy of the sample ip is skipped; the rest are return
  * addresses, looked up as they are) and a DWARF unwinding's frames, unless the callchain is

@@ -415,7 +415,7 @@ START_TEST(test_graph_dsos)
 END_TEST
 
 /*
- * One callchain again and again (symrep's memo of chains counts a repeat from its shape):
+ * One callchain again and again (symrep counts a repeat of a sample's shape at once, later):
  * twice in this program, once after a copy of it is mapped over the same range, once more
  * after the thread is renamed. The repeats follow the maps and the comm of their time.
  */

@@ -88,33 +88,11 @@ struct shape {
 	uint64_t hash, *key;
 	struct shape_op *ops;
 	uint32_t key_len, key_cap, nr_ops, ops_cap;
-	uint64_t serial;	/* a number of its own each time the slot records a shape */
 	uint64_t pend_nr, pend_period;	/* samples of the shape not yet counted (shape_flush()) */
 	bool valid;		/* key and ops are a shape's (recorded whole) */
 };
 
-/*
- * Shapes by raw callchain: a sample with the event, comm (label_comm()'s), mode, address-space
- * versions (symbols__chain_spaces()), ip and callchain of an earlier one, and no user stack
- * to unwind, has that one's frames, so its shape: it is counted from the shape, with no frame
- * resolved and no shape key made. Direct mapped; an entry names its shape by slot and serial
- * (a slot that records again holds another shape). Only where a sample's rows and paths
- * follow from its shape alone (no --focus, --folded, filters by frame or skid rule).
- */
-#define MEMO_CHAINS 8192
-#define MEMO_COMMS 256
-
-struct chain_memo {
-	uint64_t hash, space[2], ip;
-	const char *comm;
-	uint64_t *ips;		/* the callchain, nr entries (room for cap) */
-	uint32_t nr, cap, idx;
-	uint16_t misc;
-	struct shape *sh;
-	uint64_t serial;	/* sh's when made; 0: empty */
-	struct sym_loc self;	/* frame 0, for *self and the skid counts */
-	bool with_caller;	/* frames past frame 0 */
-};
+#define MEMO_COMMS 256		/* label_comm()'s memo */
 
 static struct labels *labels__new(void)
 {
@@ -360,8 +338,6 @@ struct symrep {
 	uint32_t *stamps, stamp_now;		/* by label number (stamps__begin()) */
 	size_t nr_stamps;
 	struct shape *shapes;			/* MEMO_SHAPES of them, direct mapped */
-	uint64_t shape_serial;
-	struct chain_memo *chains_memo;		/* MEMO_CHAINS, or NULL: not used */
 	struct shape *rec;			/* the shape being recorded, or NULL */
 	struct row_vec *rec_self;		/* (and its event's self rows) */
 	uint64_t mkey[4 + 4 * MAX_FRAMES + 4];	/* shape_key()'s */
@@ -419,9 +395,6 @@ struct symrep *symrep__new(struct symbols *syms, const struct symrep_config *cfg
 		goto out_free;
 	if (r->chains && r->self_v && !(r->shapes = calloc(MEMO_SHAPES, sizeof(*r->shapes))))
 		goto out_free;
-	if (r->shapes && !cfg->focus && !cfg->folded && !cfg->wants && !cfg->skid_caller &&
-	    !(r->chains_memo = calloc(MEMO_CHAINS, sizeof(*r->chains_memo))))
-		goto out_free;
 	return r;
 out_free:
 	symrep__delete(r);
@@ -471,9 +444,6 @@ void symrep__delete(struct symrep *r)
 		free(r->shapes[i].ops);
 	}
 	free(r->shapes);
-	for (i = 0; r->chains_memo && i < MEMO_CHAINS; i++)
-		free(r->chains_memo[i].ips);
-	free(r->chains_memo);
 	free(r);
 }
 
@@ -1597,7 +1567,6 @@ static struct shape *shape_find(struct symrep *r, size_t len, bool *hit)
 	sh->key_len = (uint32_t)len;
 	sh->hash = h;
 	sh->nr_ops = 0;
-	sh->serial = ++r->shape_serial;
 	return sh;
 }
 
@@ -1614,100 +1583,6 @@ static inline void shape_replay(struct shape *sh, const struct stream_sample *s)
 	sh->pend_period += s->period;
 }
 
-/*
- * A hash of @s's callchain by its length and its innermost and outermost entries, where
- * chains differ most (the whole chain is compared)
- */
-static uint64_t chain_hash(const struct stream_sample *s, uint64_t h)
-{
-	size_t n = s->nr_callchain, i;
-
-	h ^= n * 0xc4ceb9fe1a85ec53ull;
-	for (i = 0; i < n && i < 8; i++) {
-		h = (h ^ s->callchain[i]) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	for (i = n > 12 ? n - 4 : 8; i < n; i++) {
-		h = (h ^ s->callchain[i]) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	return h ^ h >> 29;
-}
-
-/*
- * The chain memo's entry for @s of event @idx, comm @comm (label_comm()'s): *@hit where it
- * holds @s's chain and its shape is still there; NULL where @s cannot be told by its chain
- * (a user stack to unwind, no versions for its address spaces)
- */
-static struct chain_memo *chain_find(struct symrep *r, const struct stream_sample *s,
-				     size_t idx, const char *comm, bool *hit)
-{
-	uint64_t space[2], h;
-	struct chain_memo *m;
-
-	*hit = false;
-	if ((s->user_stack_size && s->user_regs_abi) || !symbols__chain_spaces(r->syms, s, space))
-		return NULL;
-	h = chain_hash(s, (space[0] * 0x9e3779b97f4a7c15ull ^ space[1]) + s->ip * 31 +
-			  ((uint64_t)idx << 48 ^ (uint64_t)s->misc << 32 ^ (uintptr_t)comm));
-	m = &r->chains_memo[(h ^ h >> 32) & (MEMO_CHAINS - 1)];
-	*hit = m->serial && m->hash == h && m->ip == s->ip && m->nr == s->nr_callchain &&
-	       m->space[0] == space[0] && m->space[1] == space[1] && m->comm == comm &&
-	       m->idx == idx && m->misc == s->misc && m->sh->valid &&
-	       m->sh->serial == m->serial &&
-	       !memcmp(m->ips, s->callchain, s->nr_callchain * sizeof(*s->callchain));
-	if (!*hit) {
-		m->serial = 0;		/* until chain_keep() */
-		m->hash = h;
-		m->space[0] = space[0];
-		m->space[1] = space[1];
-	}
-	return m;
-}
-
-/* @m (chain_find()'s, not a hit) holds @s's chain, of shape @sh and frame 0 r->frames[0] */
-static void chain_keep(struct symrep *r, struct chain_memo *m, const struct stream_sample *s,
-		       size_t idx, const char *comm, const struct shape *sh, size_t nf)
-{
-	if (!sh || !sh->valid)
-		return;
-	if (s->nr_callchain > m->cap) {
-		uint64_t *v = realloc(m->ips, s->nr_callchain * sizeof(*v));
-
-		if (!v)
-			return;
-		m->ips = v;
-		m->cap = (uint32_t)s->nr_callchain;
-	}
-	memcpy(m->ips, s->callchain, s->nr_callchain * sizeof(*s->callchain));
-	m->nr = (uint32_t)s->nr_callchain;
-	m->ip = s->ip;
-	m->comm = comm;
-	m->idx = (uint32_t)idx;
-	m->misc = s->misc;
-	m->sh = (struct shape *)sh;
-	m->serial = sh->serial;
-	m->self = r->frames[0];
-	m->with_caller = nf > 1;
-}
-
-/* a sample of @m's chain: what frames_sample() does with its frames, from @m */
-static int chain_replay(struct symrep *r, const struct chain_memo *m,
-			const struct stream_sample *s, size_t idx, const struct sym_loc **self)
-{
-	r->total_period += s->period;
-	if (is_skid(r, m->self.sym)) {
-		r->skid_samples++;
-		r->skid_period += s->period;
-		if (!r->skid_sym)
-			r->skid_sym = m->self.sym;
-		r->skid_with_caller += m->with_caller;
-	}
-	*self = &m->self;
-	shape_replay(m->sh, s);
-	return 0;
-}
-
 /* a sample's frames looked up as it comes (callchains, or rows not by label) */
 static __attribute__((noinline)) int frames_sample(struct symrep *r,
 						   const struct stream_sample *s, size_t idx,
@@ -1715,18 +1590,12 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 {
 	unsigned int flags = r->flags;
 	size_t nf = 1, np, i, nx = 0, nxp = 0, n0 = 1;
-	struct chain_memo *cm = NULL;
 	const struct sym_key *lab;
 	struct shape *sh;
-	bool moved = false, hit;
+	bool moved = false;
 	uint32_t id;
 	int ret = 0;
 
-	if (r->chains_memo && idx < r->cfg.nr_events) {
-		cm = chain_find(r, s, idx, label_comm(r, comm), &hit);
-		if (hit)
-			return chain_replay(r, cm, s, idx, self);
-	}
 	if (r->chains)
 		nf = symbols__chain(r->syms, s, flags, r->frames, MAX_FRAMES);
 	else
@@ -1769,10 +1638,10 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 	r->raw_comm = comm;
 	comm = label_comm(r, comm);
 	if (r->shapes) {
+		bool hit;
+
 		sh = shape_find(r, shape_key(r, s, idx, comm, nx, nxp, n0), &hit);
 		if (sh && hit) {
-			if (cm)
-				chain_keep(r, cm, s, idx, comm, sh, nf);
 			shape_replay(sh, s);
 			return 0;
 		}
@@ -1787,11 +1656,8 @@ static __attribute__((noinline)) int frames_sample(struct symrep *r,
 	if (!ret && r->children[idx])
 		ret = add_children(r, s, comm, nx, nxp, n0, r->children[idx],
 				   r->children_v ? &r->children_v[idx] : NULL, idx);
-	if (!ret && r->rec) {
+	if (!ret && r->rec)
 		r->rec->valid = true;	/* recorded whole */
-		if (cm)
-			chain_keep(r, cm, s, idx, comm, r->rec, nf);
-	}
 	r->rec = NULL;
 	return ret;
 }

@@ -591,11 +591,6 @@ bool symbols__chain_ok_upto(const struct stream_sample *smp, size_t max)
 	return true;
 }
 
-bool symbols__chain_spaces(struct symbols *s, const struct stream_sample *smp, uint64_t v[2])
-{
-	return spaces_of(s, smp->pid, v);
-}
-
 size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsigned int flags,
 		      struct sym_loc *out, size_t max)
 {
