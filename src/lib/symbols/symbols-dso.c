@@ -3,6 +3,7 @@
 #include <dwarf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,53 @@ void sym_dso__delete(struct sym_dso *d)
 }
 
 /* entries in the first section of @type, -1 when there is none */
+/* whether the file @a@b@c@d is there */
+static bool exists(const char *a, const char *b, const char *c, const char *d)
+{
+	char path[2 * PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s%s%s%s", a, b, c, d);
+	return !access(path, F_OK);
+}
+
+/* whether a debuglink file @link of @file_name is where dwfl_standard_find_debuginfo() looks */
+static bool debuglink_here(const char *file_name, const char *link)
+{
+	const char *slash = strrchr(file_name, '/');
+	char dir[PATH_MAX], name[NAME_MAX + 8];
+	size_t dlen = slash ? (size_t)(slash - file_name) : 0;
+
+	if (dlen >= sizeof(dir))
+		return true;		/* (cannot tell: look) */
+	if (!link) {
+		snprintf(name, sizeof(name), "%s.debug", slash ? slash + 1 : file_name);
+		link = name;
+	}
+	memcpy(dir, file_name, dlen);
+	dir[dlen] = '\0';
+	return exists(dir, "/", link, "") || exists(dir, "/.debug/", link, "") ||
+	       exists("/usr/lib/debug", dir, "/", link) || exists("/usr/lib/debug/", link, "", "");
+}
+
+int sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+		       const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+		       char **debuginfo_file_name)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	int fd;
+
+	if (urls && *urls)
+		return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+						    debuglink_file, debuglink_crc,
+						    debuginfo_file_name);
+	fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					  debuglink_crc, debuginfo_file_name);
+	if (fd >= 0 || !file_name || !debuglink_here(file_name, debuglink_file))
+		return fd;
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+					    debuglink_file, debuglink_crc, debuginfo_file_name);
+}
+
 static long section_entries(Elf *elf, GElf_Word type)
 {
 	Elf_Scn *scn = NULL;

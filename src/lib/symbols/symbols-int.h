@@ -12,6 +12,19 @@
 #include "schedlens/symbols.h"
 #include "schedlens/symstacks.h"
 
+/*
+ * Dwfl_Callbacks.find_debuginfo: dwfl_standard_find_debuginfo() where a separate debug file
+ * can be found here (by build-id under the debuginfo path, or a debuglink file where the
+ * standard search looks, on no --symfs), else -1 at once. The standard search asks
+ * debuginfod last, and elfutils 0.188 dlopens libdebuginfod for that even with
+ * DEBUGINFOD_URLS unset: 30 shared objects (libcurl, gnutls, krb5...) loaded and relocated
+ * in a report of any file with a DSO that has no debug file. With DEBUGINFOD_URLS set, the
+ * standard search alone.
+ */
+int sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+		       const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+		       char **debuginfo_file_name);
+
 struct sym_fn {
 	uint64_t start, end;
 	const char *name;

@@ -54,7 +54,8 @@ struct symbols *symbols__new(const struct symbols_config *cfg, struct errbuf *er
 	s->cfg.vdso = s->vdso;
 	s->cfg.cache_dir = s->cache_dir;
 	s->cb.find_elf = dwfl_build_id_find_elf;
-	s->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	/* (with --symfs the debuglink places are under it: the standard search) */
+	s->cb.find_debuginfo = *s->symfs ? dwfl_standard_find_debuginfo : sym_find_debuginfo;
 	s->cb.section_address = dwfl_offline_section_address;
 	s->cb.debuginfo_path = &s->debugpath;
 	s->kernel = sym_dso__new(KERNEL_DSO, s->vmlinux ? s->vmlinux : KERNEL_DSO, true);

@@ -15,6 +15,7 @@
 #include <gelf.h>
 
 #include "schedlens/unwind.h"
+#include "symbols-int.h"
 
 /* perf's x86_64 sample register numbers (arch/x86/include/uapi/asm/perf_regs.h) */
 enum { R_AX, R_BX, R_CX, R_DX, R_SI, R_DI, R_BP, R_SP, R_IP, R_R8 = 16 };
@@ -220,9 +221,8 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
-	int fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
-					      debuglink_file, debuglink_crc,
-					      debuginfo_file_name);
+	int fd = sym_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+				    debuglink_crc, debuginfo_file_name);
 
 	if (fd < 0 || has_debug_frame(fd))
 		return fd;
