@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "schedlens/perfdata.h"
 #include "schedlens/topology.h"
@@ -370,6 +371,88 @@ START_TEST(test_ordering)
 		ck_assert_uint_eq(x.samples, 400);
 		ck_assert_uint_gt(x.out_of_order, 0);
 	}
+}
+END_TEST
+
+/*
+ * Rounds of tens of MB, as a system-wide recording at a high rate has: eight CPUs a round, a
+ * run each, interleaved in time. The reader keeps a few MB of them and reads the rest again
+ * from the file when they are delivered: each sample must come back whole, in time order,
+ * the ip it was written with (ip = 7 * time + 1). And a file cut while it is read fails with
+ * an error that says so, not with wrong samples.
+ */
+#define BIG_CPUS	8
+#define BIG_RUN		24000	/* samples a CPU a round: 10.8 MB a round */
+
+struct big_seen {
+	size_t samples, bad_ip, out_of_order;
+	uint64_t last_time;
+	const char *cut;	/* truncated to half at the first sample */
+};
+
+static int big_sample(void *ctx, const struct stream_sample *s)
+{
+	struct big_seen *x = ctx;
+
+	if (x->cut && !x->samples) {
+		struct stat st;
+
+		ck_assert_int_eq(stat(x->cut, &st), 0);
+		ck_assert_int_eq(truncate(x->cut, st.st_size / 2), 0);
+	}
+	x->samples++;
+	x->bad_ip += s->ip != 7 * s->time + 1;
+	x->out_of_order += s->time < x->last_time;
+	x->last_time = s->time;
+	return 0;
+}
+
+static void write_big(const char *path, int rounds)
+{
+	struct perf_writer *w = synth_writer(path, 1);
+	struct perf_event_header round = { 68, 0, 8 };
+	struct errbuf err = { "" };
+	struct rec r;
+	int k, c, j;
+
+	for (k = 0; k < rounds; k++) {
+		/* a round starts a little before the last one's newest record */
+		uint64_t base = 1000000 + (uint64_t)k * (BIG_RUN - 100) * BIG_CPUS;
+
+		for (c = 0; c < BIG_CPUS; c++)
+			for (j = 0; j < BIG_RUN; j++) {
+				uint64_t t = base + (uint64_t)j * BIG_CPUS + c;
+
+				rec_sample(&r, 7 * t + 1, 7, t, 11, c);
+				ck_assert_int_eq(perf_writer__write(w, &r.h), 0);
+			}
+		ck_assert_int_eq(perf_writer__write(w, &round), 0);
+	}
+	ck_assert_msg(!perf_writer__close(w, &err), "%s", err.msg);
+}
+
+START_TEST(test_big_rounds)
+{
+	const char *path = tmp_path("big.data");
+	struct big_seen x = { 0 };
+	struct stream_ops ops = { .ctx = &x, .sample = big_sample };
+	struct errbuf err = { "" };
+
+	write_big(path, 3);
+	ck_assert_msg(!perf_file__process(path, &ops, &err), "%s", err.msg);
+	ck_assert_uint_eq(x.samples, 3 * BIG_CPUS * BIG_RUN);
+	ck_assert_uint_eq(x.bad_ip, 0);
+	ck_assert_uint_eq(x.out_of_order, 0);
+
+	/* cut to half while the first round is being delivered */
+	memset(&x, 0, sizeof(x));
+	x.cut = path;
+	ck_assert_int_ne(perf_file__process(path, &ops, &err), 0);
+	ck_assert_msg(strstr(err.msg, "was the file changed?") || strstr(err.msg, "end of file"),
+		      "%s", err.msg);
+	ck_assert_uint_lt(x.samples, 3 * BIG_CPUS * BIG_RUN / 2);
+	ck_assert_uint_eq(x.bad_ip, 0);
+	unlink(path);
 }
 END_TEST
 
@@ -804,6 +887,7 @@ int main(int argc, char **argv)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_write_read_synthetic);
 	tcase_add_test(tc, test_ordering);
+	tcase_add_test(tc, test_big_rounds);
 	tcase_add_test(tc, test_short_tails);
 	tcase_add_test(tc, test_big_endian);
 	tcase_add_test(tc, test_truncated);

@@ -95,6 +95,19 @@ struct perf_file {
 	struct stream_decoder dec;	/* the records other than SAMPLE */
 	/* pipe mode read buffer */
 	struct stream_chunk *chunk_pool;	/* FILE_CHUNK buffers to reuse */
+	/*
+	 * File mode: records read into rbuf[] are queued by offset alone (pd_queued_rec()) and
+	 * read again at delivery through the windows (pd_fetch()), so memory does not hold the
+	 * rounds a queue spans. rb_lo..rb_hi: the read buffer being parsed.
+	 */
+	bool reread;
+	struct stream_chunk *rbuf[2];
+	unsigned int rb_cur;
+	const char *rb_lo, *rb_hi;
+	struct pd_window *win;
+	uint16_t *win_at;		/* PD_WIN_HASH: window by the granule of its start */
+	size_t nr_win, win_alloc, win_last;
+	uint64_t win_tick;
 	uint32_t unordered;		/* ops->unordered, once begin has returned */
 	uint8_t *pbuf;
 	size_t pbuf_len;
@@ -104,6 +117,38 @@ struct perf_file {
 	void *progress_ctx;
 	uint64_t progress_next;		/* bytes of data read when it is called next */
 };
+
+#define PD_WIN_HASH	4096
+
+/* a window of the data section read again at delivery (pd_fetch()) */
+struct pd_window {
+	uint64_t lo, hi;		/* file offsets held */
+	uint64_t used;			/* win_tick when last used */
+	char *buf;
+};
+
+/* what the queue keeps of a record: NULL where it is read again from the file (offset) */
+static inline const struct perf_event_header *pd_queued_rec(const struct perf_file *f,
+							    const struct perf_event_header *h)
+{
+	return (const char *)h >= f->rb_lo && (const char *)h < f->rb_hi ? NULL : h;
+}
+
+const struct perf_event_header *pd_fetch_slow(struct perf_file *f, uint64_t off);
+
+/* the record at file offset @off of the data section, read again; NULL (f->err set) if not */
+static inline const struct perf_event_header *pd_fetch(struct perf_file *f, uint64_t off)
+{
+	const struct pd_window *w = &f->win[f->win_last];
+
+	if (f->nr_win && off >= w->lo && off + 8 <= w->hi) {
+		const struct perf_event_header *h = (const void *)(w->buf + (off - w->lo));
+
+		if (h->size >= 8 && h->size <= w->hi - off)
+			return h;
+	}
+	return pd_fetch_slow(f, off);
+}
 
 #define PD_PROGRESS_STEP (16u << 20)
 

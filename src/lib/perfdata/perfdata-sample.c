@@ -143,8 +143,11 @@ int pd_deliver_queued(void *ctx, const struct stream_qent *q)
 {
 	struct perf_file *f = ctx;
 	struct pd_evsel *e = q->evsel;
+	const struct perf_event_header *h = q->rec ?: pd_fetch(f, q->off);
 
-	if (q->rec->type == PERF_RECORD_SAMPLE && pd_parse_common(f, e, q->rec))
+	if (!h)
+		return -EIO;
+	if (h->type == PERF_RECORD_SAMPLE && pd_parse_common(f, e, h))
 		return f->ops->sample ? f->ops->sample(f->ops->ctx, &e->cur) : 0;
-	return pd_deliver(f, q->rec, e, q->off);
+	return pd_deliver(f, h, e, q->off);
 }
