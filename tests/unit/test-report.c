@@ -6,6 +6,7 @@
  * -g caller and --folded, as perf report prints them.
  */
 #include <check.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <limits.h>
@@ -31,6 +32,22 @@ __attribute__((noinline)) int leaf_b(int x)
 __attribute__((noinline)) int mid(int x)
 {
 	return leaf_a(x) + leaf_b(x);
+}
+
+/* names alike for their first 8 bytes and more: the sort's numbers do not tell them apart */
+__attribute__((noinline)) int tie_prefix_alpha(int x)
+{
+	return x ^ 0x55;
+}
+
+__attribute__((noinline)) int tie_prefix_alph(int x)
+{
+	return x ^ 0x66;
+}
+
+__attribute__((noinline)) int tie_prefix_beta(int x)
+{
+	return x ^ 0x77;
 }
 
 #define PID 4242
@@ -489,6 +506,92 @@ START_TEST(test_unresolved_width)
 }
 END_TEST
 
+/* one sample each, all of one period, at named functions and at addresses no map covers */
+static void feed_ties(struct stream_ops *ops, struct fixture *fx, struct stream_stats *st)
+{
+	const uint64_t ips[] = { 0x7f0000002000, inside(tie_prefix_beta), 0x2000,
+				 inside(tie_prefix_alpha), 0x8000000000001000, inside(mid),
+				 inside(leaf_b), 0x1000, inside(tie_prefix_alph), inside(leaf_a),
+				 0x10000100, 0x20000200 };
+
+	static const char *const dsos[] = { "/nonexistent/libsametest_two.so",
+					    "/nonexistent/libsametest_one.so" };
+	size_t i;
+
+	ck_assert_int_eq(ops->comm(ops->ctx, PID, PID, "tester", true, 1), 0);
+	ck_assert_int_eq(ops->mmap(ops->ctx, &fx->map), 0);
+	/* two DSOs alike for more than 8 bytes, the later name at the lower address and offset */
+	for (i = 0; i < 2; i++) {
+		struct stream_mmap m = fx->map;
+
+		m.start = 0x10000000 * (i + 1);
+		m.len = 0x1000;
+		m.pgoff = 0;
+		m.filename = dsos[i];
+		ck_assert_int_eq(ops->mmap(ops->ctx, &m), 0);
+	}
+	for (i = 0; i < sizeof(ips) / sizeof(ips[0]); i++) {
+		uint64_t chain[2] = { PERF_CONTEXT_USER, ips[i] };
+		struct stream_sample s = { .evsel = &fx->ev, .misc = PERF_RECORD_MISC_USER,
+					   .ip = ips[i], .time = 10 + i, .pid = PID, .tid = PID,
+					   .period = 1000, .nr_callchain = 2, .callchain = chain };
+
+		ck_assert_int_eq(ops->sample(ops->ctx, &s), 0);
+		st->nr_samples++;
+	}
+}
+
+/* @w in @p as a whole word (not the start of a longer name), or NULL */
+static const char *find_word(const char *p, const char *w)
+{
+	size_t n = strlen(w);
+
+	while ((p = strstr(p, w)) && (isalnum((unsigned char)p[n]) || p[n] == '_'))
+		p++;
+	return p;
+}
+
+/*
+ * Rows of equal periods go by label: named symbols first, by name (a name before the longer
+ * ones it begins), then unnamed ones by address as a signed number, with each key set and
+ * with --children alike (perf's sort__sym_cmp() order, which the sort's numbers must keep)
+ */
+START_TEST(test_tie_order)
+{
+	static const char *const want[] = {
+		"leaf_a", "leaf_b", "mid", "tie_prefix_alph", "tie_prefix_alpha", "tie_prefix_beta",
+		"0x8000000000001000", "0x0000000000001000", "0x0000000000002000",
+		"0x00007f0000002000",
+	};
+	static const char *const sorts[] = { "sym", "dso,sym", "comm,dso,sym", "comm,sym" };
+	size_t k, i;
+
+	feed = feed_ties;
+	for (k = 0; k < 2 * sizeof(sorts) / sizeof(sorts[0]); k++) {
+		char *t = run(sorts[k / 2], k & 1 ? children : NULL);
+		const char *at = t;
+
+		for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+			at = find_word(at, want[i]);
+			ck_assert_msg(at, "--sort %s%s: %s not after %s:\n%s", sorts[k / 2],
+				      k & 1 ? " --children" : "", want[i],
+				      i ? want[i - 1] : "the start", t);
+			at += strlen(want[i]);
+		}
+		if (strstr(sorts[k / 2], "dso")) {	/* by DSO name, not by address */
+			const char *rows = strchr(t, '%') ?: t;	/* past the notes */
+
+			at = find_word(rows, "libsametest_two.so");
+			ck_assert_msg(at && find_word(rows, "libsametest_one.so") &&
+				      find_word(rows, "libsametest_one.so") < at, "--sort %s%s:\n%s",
+				      sorts[k / 2], k & 1 ? " --children" : "", t);
+		}
+		free(t);
+	}
+	feed = feed_leaves;
+}
+END_TEST
+
 /* call paths by number: interned names, nodes that share their tails, counts by label and node */
 START_TEST(test_callpaths)
 {
@@ -568,6 +671,7 @@ int main(void)
 	tcase_add_test(tc, test_graph_dsos);
 	tcase_add_test(tc, test_chain_repeats);
 	tcase_add_test(tc, test_unresolved_width);
+	tcase_add_test(tc, test_tie_order);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

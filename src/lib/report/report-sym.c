@@ -507,7 +507,14 @@ struct label_row {
 	int32_t tid;
 	struct sym_part sym;		/* its field of key sym_key, read once for the sort */
 	bool has_sym;
+	/* row_pfx(): cmp_labels()'s first PFX_KEYS keys as numbers, and the address */
+	uint8_t nr_pfx, exact;		/* keys with a number; those it holds whole (bits) */
+	bool has_addr;			/* key sym_key is an unnamed symbol: addr */
+	uint64_t pfx[3];
+	int64_t addr;
 };
+
+#define PFX_KEYS 3
 
 struct label_rows {
 	struct label_row *v;
@@ -643,6 +650,97 @@ static void read_row_sym(const struct label_rows *lr, struct label_row *x)
 	x->has_sym = true;
 }
 
+/* the first 8 bytes of @p[0..n) as a big-endian number, zeros past @n */
+static uint64_t be_prefix(const char *p, size_t n)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	for (i = 0; i < 8; i++)
+		v = v << 8 | (i < n ? (unsigned char)p[i] : 0);
+	return v;
+}
+
+/*
+ * Row @x's first PFX_KEYS fields as numbers that order as cmp_labels() orders by each field
+ * (a field holds no 0 byte, so zeros past its end sort a prefix first): where two rows'
+ * numbers of a key differ, so does their order by that key, the same way; where the key
+ * compares equal, so do the numbers, and a number marked exact is equal only then. A named
+ * symbol is its name shifted right by one, below every unnamed one (1 << 63: those compare
+ * equal by the key, then by address after all keys, as signed numbers); an unknown DSO is
+ * the largest.
+ */
+static void row_pfx(const struct label_rows *lr, struct label_row *x)
+{
+	const char *a = x->key;
+	size_t i, la;
+
+	for (i = 0; i < lr->nr_keys && i < PFX_KEYS && *a; i++) {
+		bool exact;
+		uint64_t v;
+
+		la = field_len(a);
+		switch (lr->keys[i]) {
+		case SYMREP_DSO:
+			if (la == 9 && !memcmp(a, "[unknown]", 9)) {
+				v = UINT64_MAX;
+				exact = true;
+			} else {
+				v = be_prefix(a, la);
+				exact = la <= 8 && v != UINT64_MAX;
+			}
+			break;
+		case SYMREP_SYM: {
+			struct sym_part buf;
+			const struct sym_part *sp = row_sym(lr, x, i, a, la, &buf);
+
+			if (sp->named) {
+				v = be_prefix(sp->name, sp->len) >> 1;
+				exact = sp->len <= 7;
+			} else {
+				v = 1ull << 63;
+				exact = true;
+				if (i == lr->sym_key) {
+					x->addr = (int64_t)strtoull(sp->digits, NULL, 16);
+					x->has_addr = true;
+				}
+			}
+			break;
+		}
+		default:
+			v = be_prefix(a, la);
+			exact = la <= 8;
+			break;
+		}
+		x->pfx[i] = v;
+		x->exact |= exact << i;
+		a += la + (a[la] != 0);
+	}
+	x->nr_pfx = i;
+}
+
+/* cmp_labels() where the numbers tell, else cmp_labels() itself */
+static int cmp_label_pfx(const struct label_rows *lr, const struct label_row *x,
+			 const struct label_row *y)
+{
+	size_t i, n = lr->nr_keys < PFX_KEYS ? lr->nr_keys : PFX_KEYS;
+
+	if (x->nr_pfx < n || y->nr_pfx < n)
+		return cmp_labels(lr, x, y);
+	for (i = 0; i < n; i++) {
+		if (x->pfx[i] != y->pfx[i])
+			return x->pfx[i] < y->pfx[i] ? -1 : 1;
+		if (!(x->exact & y->exact & 1u << i))
+			return cmp_labels(lr, x, y);
+	}
+	/* every key equal: by address, then by the whole label */
+	if (lr->nr_keys > n || !x->has_addr || !y->has_addr)
+		return cmp_labels(lr, x, y);
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
 /*
  * perf's output order: by period (each member's in turn); with --children, equal children
  * shares of one thread's rows put the caller above the callee (__hpp__sort_acc(): the
@@ -662,7 +760,7 @@ static int cmp_label_row(const void *a, const void *b, void *ctx)
 		return (x->depth < y->depth ? -1 : 1) * lr->order;
 	if (lr->order != 2 && x->self[0] != y->self[0])
 		return x->self[0] > y->self[0] ? -1 : 1;
-	return cmp_labels(lr, x, y);
+	return cmp_label_pfx(lr, x, y);
 }
 
 /*
@@ -734,8 +832,10 @@ static int label_rows(struct report *r, size_t idx, size_t n, struct label_rows 
 	for (lr->sym_key = 0; lr->sym_key < lr->nr_keys && lr->keys[lr->sym_key] != SYMREP_SYM;
 	     lr->sym_key++)
 		;
-	for (i = 0; i < lr->nr; i++)
+	for (i = 0; i < lr->nr; i++) {
 		read_row_sym(lr, &lr->v[i]);
+		row_pfx(lr, &lr->v[i]);
+	}
 	qsort_r(lr->v, lr->nr, sizeof(*lr->v), cmp_label_row, lr);
 	return 0;
 }
