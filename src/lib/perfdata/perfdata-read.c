@@ -103,6 +103,7 @@ static struct stream_chunk *chunk_alloc(void)
 
 /* chunks holding queued records: at most this many before records are queued by offset */
 #define PD_KEPT_CHUNKS	4
+#define PD_REREAD_BUF	(512u << 10)	/* each of the two read buffers past them */
 
 static bool chunk_tracked(const struct perf_file *f, const struct stream_chunk *c)
 {
@@ -113,9 +114,9 @@ static bool chunk_tracked(const struct perf_file *f, const struct stream_chunk *
  * The buffer to read the data from @lo on into: a FILE_CHUNK buffer from the free list (warm)
  * or a new one, kept while a queued record lies in it. Once PD_KEPT_CHUNKS are kept (a round of
  * a system-wide recording is tens of MB, and the queue spans two), and where f->reread allows,
- * two buffers take turns instead (a record cut at the end of one moves to the start of the
- * other): their records are queued by offset and read again when delivered (pd_fetch()), so
- * what the queue spans stays in the page cache, not in fresh memory.
+ * two buffers of PD_REREAD_BUF take turns instead (a record cut at the end of one moves to the
+ * start of the other): their records are queued by offset and read again when delivered
+ * (pd_fetch()), so what the queue spans stays in the page cache, not in fresh memory.
  */
 static struct stream_chunk *chunk_get(struct perf_file *f, uint64_t lo)
 {
@@ -134,7 +135,8 @@ static struct stream_chunk *chunk_get(struct perf_file *f, uint64_t lo)
 			kept++;
 	if (kept == PD_KEPT_CHUNKS) {
 		f->rb_cur ^= 1;
-		if (!f->rbuf[f->rb_cur] && !(f->rbuf[f->rb_cur] = chunk_alloc()))
+		if (!f->rbuf[f->rb_cur] &&
+		    !(f->rbuf[f->rb_cur] = stream_chunk__new(PD_REREAD_BUF)))
 			return NULL;
 		c = f->rbuf[f->rb_cur];
 		f->rb_lo = c->data;
@@ -577,7 +579,7 @@ found:
  * with queued records stays until they are delivered, up to PD_KEPT_CHUNKS of them, and past
  * that records are queued by offset and read again when delivered (chunk_get()). On the
  * bench's system-wide recording (rounds of up to 21.7 MB, two in the queue) peak RSS of
- * `report --sort sym` went 88 -> 44 MB so. SCHEDLENS_MMAP=1 parses in the mapping instead
+ * `report --sort sym` went 88 -> 40 MB so. SCHEDLENS_MMAP=1 parses in the mapping instead
  * (run_mapped).
  */
 static int run_file(struct perf_file *f)
