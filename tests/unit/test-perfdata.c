@@ -375,14 +375,14 @@ START_TEST(test_ordering)
 END_TEST
 
 /*
- * Rounds of tens of MB, as a system-wide recording at a high rate has: eight CPUs a round, a
- * run each, interleaved in time. The reader keeps a few MB of them and reads the rest again
- * from the file when they are delivered: each sample must come back whole, in time order,
- * the ip it was written with (ip = 7 * time + 1). And a file cut while it is read fails with
- * an error that says so, not with wrong samples.
+ * Rounds of tens of MB, as a system-wide recording at a high rate has: a run a CPU a round,
+ * interleaved in time; 8 CPUs, then 40 (more runs than the reader's large windows). The
+ * reader keeps a few MB of them and reads the rest again from the file when they are
+ * delivered: each sample must come back whole, in time order, the ip it was written with
+ * (ip = 7 * time + 1). And a file cut while it is read fails with an error that says so, not
+ * with wrong samples.
  */
-#define BIG_CPUS	8
-#define BIG_RUN		24000	/* samples a CPU a round: 10.8 MB a round */
+#define BIG_SAMPLES	192000	/* a round: 10.8 MB */
 
 struct big_seen {
 	size_t samples, bad_ip, out_of_order;
@@ -407,21 +407,21 @@ static int big_sample(void *ctx, const struct stream_sample *s)
 	return 0;
 }
 
-static void write_big(const char *path, int rounds)
+static void write_big(const char *path, int rounds, int cpus)
 {
 	struct perf_writer *w = synth_writer(path, 1);
 	struct perf_event_header round = { 68, 0, 8 };
 	struct errbuf err = { "" };
+	int k, c, j, run = BIG_SAMPLES / cpus;
 	struct rec r;
-	int k, c, j;
 
 	for (k = 0; k < rounds; k++) {
 		/* a round starts a little before the last one's newest record */
-		uint64_t base = 1000000 + (uint64_t)k * (BIG_RUN - 100) * BIG_CPUS;
+		uint64_t base = 1000000 + (uint64_t)k * (run - 100) * cpus;
 
-		for (c = 0; c < BIG_CPUS; c++)
-			for (j = 0; j < BIG_RUN; j++) {
-				uint64_t t = base + (uint64_t)j * BIG_CPUS + c;
+		for (c = 0; c < cpus; c++)
+			for (j = 0; j < run; j++) {
+				uint64_t t = base + (uint64_t)j * cpus + c;
 
 				rec_sample(&r, 7 * t + 1, 7, t, 11, c);
 				ck_assert_int_eq(perf_writer__write(w, &r.h), 0);
@@ -433,16 +433,21 @@ static void write_big(const char *path, int rounds)
 
 START_TEST(test_big_rounds)
 {
+	static const int cpus[] = { 8, 40 };
 	const char *path = tmp_path("big.data");
 	struct big_seen x = { 0 };
 	struct stream_ops ops = { .ctx = &x, .sample = big_sample };
 	struct errbuf err = { "" };
+	size_t i;
 
-	write_big(path, 3);
-	ck_assert_msg(!perf_file__process(path, &ops, &err), "%s", err.msg);
-	ck_assert_uint_eq(x.samples, 3 * BIG_CPUS * BIG_RUN);
-	ck_assert_uint_eq(x.bad_ip, 0);
-	ck_assert_uint_eq(x.out_of_order, 0);
+	for (i = 0; i < 2; i++) {
+		write_big(path, 3, cpus[i]);
+		memset(&x, 0, sizeof(x));
+		ck_assert_msg(!perf_file__process(path, &ops, &err), "%s", err.msg);
+		ck_assert_uint_eq(x.samples, 3 * BIG_SAMPLES);
+		ck_assert_uint_eq(x.bad_ip, 0);
+		ck_assert_uint_eq(x.out_of_order, 0);
+	}
 
 	/* cut to half while the first round is being delivered */
 	memset(&x, 0, sizeof(x));
@@ -450,7 +455,7 @@ START_TEST(test_big_rounds)
 	ck_assert_int_ne(perf_file__process(path, &ops, &err), 0);
 	ck_assert_msg(strstr(err.msg, "was the file changed?") || strstr(err.msg, "end of file"),
 		      "%s", err.msg);
-	ck_assert_uint_lt(x.samples, 3 * BIG_CPUS * BIG_RUN / 2);
+	ck_assert_uint_lt(x.samples, 3 * BIG_SAMPLES / 2);
 	ck_assert_uint_eq(x.bad_ip, 0);
 	unlink(path);
 }

@@ -124,6 +124,7 @@ struct perf_file {
 struct pd_window {
 	uint64_t lo, hi;		/* file offsets held */
 	uint64_t used;			/* win_tick when last used */
+	size_t size;			/* of buf */
 	char *buf;
 };
 

@@ -459,21 +459,27 @@ static int run_mapped(struct perf_file *f)
 
 /*
  * The windows: a run of queued records is delivered in file order, so each run reads forward
- * through a window of its own. A window is found by the 128 kB granule its start lies in
- * (win_at, direct-mapped: a record's window starts in its granule or the one before). A
- * record in none refills the window its run was reading (the one starting closest below it
- * and ending at most PD_WIN_SLACK before it), else a new one while there are fewer than
- * PD_WIN_MAX (one a CPU ring buffer, as a round holds a run a CPU), else the one used
- * longest ago.
+ * through a window of its own. A window is found by the 16 kB grain its start lies in (win_at,
+ * direct-mapped): a record's window, or the one its run was reading (ending at most
+ * PD_WIN_SLACK before it), starts in its grain or one of the PD_WIN_PROBES - 1 before. A record
+ * in none refills its run's window, else a new one while there are fewer than PD_WIN_MAX (one
+ * a CPU ring buffer, as a round holds a run a CPU), else the one used longest ago. The first
+ * PD_WIN_BIG windows hold 128 kB, the next ones 16 kB (a record larger grows its window to
+ * 64 kB): memory stays under 20 MB where a round has hundreds of runs (578 in a copy of the
+ * bench's system-wide file replicated past 2 GB, a round a copy).
  */
-#define PD_WIN_SHIFT	17
-#define PD_WIN_SIZE	(1u << PD_WIN_SHIFT)	/* > any record: sizes are u16 */
+#define PD_WIN_GRAIN	14
+#define PD_WIN_SIZE	(128u << 10)
+#define PD_WIN_SMALL	(16u << 10)
+#define PD_WIN_LARGEST	(64u << 10)	/* any record: sizes are u16 */
+#define PD_WIN_BIG	32
 #define PD_WIN_MAX	1024
 #define PD_WIN_SLACK	4096
+#define PD_WIN_PROBES	((PD_WIN_SIZE + PD_WIN_SLACK) / (1u << PD_WIN_GRAIN) + 1)
 
-static inline uint16_t *win_slot(struct perf_file *f, uint64_t granule)
+static inline uint16_t *win_slot(struct perf_file *f, uint64_t grain)
 {
-	return &f->win_at[granule & (PD_WIN_HASH - 1)];
+	return &f->win_at[grain & (PD_WIN_HASH - 1)];
 }
 
 static bool win_has(const struct pd_window *w, uint64_t off)
@@ -486,22 +492,45 @@ static bool win_has(const struct pd_window *w, uint64_t off)
 	return h->size >= 8 && h->size <= w->hi - off;
 }
 
-/* a window to read @off into, or NULL for want of memory */
-static struct pd_window *win_pick(struct perf_file *f, uint64_t off)
+/*
+ * The window that holds the record at @off whole (*whole set), else the one its run was
+ * reading (the highest start at or below it, ending at most PD_WIN_SLACK before it), or NULL
+ */
+static struct pd_window *win_near(struct perf_file *f, uint64_t off, bool *whole)
 {
-	struct pd_window *w = NULL, *lru = NULL;
-	size_t i;
+	uint64_t g = off >> PD_WIN_GRAIN;
+	struct pd_window *run = NULL;
+	unsigned int k;
 
-	for (i = 0; i < f->nr_win; i++) {
+	*whole = false;
+	for (k = 0; k < PD_WIN_PROBES && k <= g; k++) {
+		uint16_t i = *win_slot(f, g - k);
 		struct pd_window *x = &f->win[i];
 
-		if (x->lo <= off && off <= x->hi + PD_WIN_SLACK && (!w || x->lo > w->lo))
-			w = x;
-		if (!lru || x->used < lru->used)
-			lru = x;
+		if (i >= f->nr_win || x->lo >> PD_WIN_GRAIN != g - k)
+			continue;
+		if (win_has(x, off)) {
+			*whole = true;
+			return x;
+		}
+		if (x->lo <= off && off <= x->hi + PD_WIN_SLACK && (!run || x->lo > run->lo))
+			run = x;
 	}
-	if (w || f->nr_win == PD_WIN_MAX)
-		return w ?: lru;
+	return run;
+}
+
+/* a window for a run that has none: a new one, or the one used longest ago; NULL: no memory */
+static struct pd_window *win_new(struct perf_file *f)
+{
+	struct pd_window *w = NULL;
+	size_t i;
+
+	if (f->nr_win == PD_WIN_MAX) {
+		for (i = 0; i < f->nr_win; i++)
+			if (!w || f->win[i].used < w->used)
+				w = &f->win[i];
+		return w;
+	}
 	if (f->nr_win == f->win_alloc) {
 		size_t na = f->win_alloc ? 2 * f->win_alloc : 8;
 		void *p = realloc(f->win, na * sizeof(*f->win));
@@ -511,10 +540,9 @@ static struct pd_window *win_pick(struct perf_file *f, uint64_t off)
 		f->win = p;
 		f->win_alloc = na;
 	}
-	if (!f->win_at && !(f->win_at = malloc(PD_WIN_HASH * sizeof(*f->win_at))))
-		return NULL;
 	w = &f->win[f->nr_win];
-	w->buf = malloc(PD_WIN_SIZE);
+	w->size = f->nr_win < PD_WIN_BIG ? PD_WIN_SIZE : PD_WIN_SMALL;
+	w->buf = malloc(w->size);
 	if (!w->buf)
 		return NULL;
 	w->lo = w->hi = 0;
@@ -522,39 +550,44 @@ static struct pd_window *win_pick(struct perf_file *f, uint64_t off)
 	return w;
 }
 
+/* the data from @off on (up to @end) into @w: bytes read, or -1 (errno) */
+static ssize_t win_read(struct perf_file *f, struct pd_window *w, uint64_t off, uint64_t end)
+{
+	if (off < f->hdr.data_offset || off >= end)
+		return 0;
+	return pread(f->fd, w->buf, end - off < w->size ? end - off : w->size, off);
+}
+
 const struct perf_event_header *pd_fetch_slow(struct perf_file *f, uint64_t off)
 {
-	uint64_t end = f->hdr.data_offset + f->hdr.data_size, g = off >> PD_WIN_SHIFT;
-	struct pd_window *w;
+	uint64_t end = f->hdr.data_offset + f->hdr.data_size;
+	struct pd_window *w = NULL;
+	bool whole = false;
 	ssize_t n;
 
 	f->win_tick++;
-	if (f->nr_win) {
-		uint16_t i = *win_slot(f, g), j = *win_slot(f, g - 1);
+	if (!f->win_at && !(f->win_at = calloc(PD_WIN_HASH, sizeof(*f->win_at))))
+		goto nomem;
+	if (f->nr_win)
+		w = win_near(f, off, &whole);
+	if (whole) {
+		w->used = f->win_tick;
+		f->win_last = w - f->win;
+		return (const void *)(w->buf + (off - w->lo));
+	}
+	if (!w && !(w = win_new(f)))
+		goto nomem;
+	n = win_read(f, w, off, end);
+	if (n >= 8 && (size_t)n == w->size && w->size < PD_WIN_LARGEST &&
+	    ((const struct perf_event_header *)w->buf)->size > n) {
+		char *big = realloc(w->buf, PD_WIN_LARGEST);
 
-		if (i < f->nr_win && win_has(&f->win[i], off))
-			goto found;
-		i = j;
-		if (i < f->nr_win && win_has(&f->win[i], off))
-			goto found;
-		for (i = 0; i < f->nr_win; i++)
-			if (win_has(&f->win[i], off))
-				goto found;
-found:
-		if (i < f->nr_win) {
-			f->win[i].used = f->win_tick;
-			f->win_last = i;
-			return (const void *)(f->win[i].buf + (off - f->win[i].lo));
-		}
+		if (!big)
+			goto nomem;
+		w->buf = big;
+		w->size = PD_WIN_LARGEST;
+		n = win_read(f, w, off, end);
 	}
-	w = win_pick(f, off);
-	if (!w) {
-		err__set(f->err, -ENOMEM, "out of memory");
-		return NULL;
-	}
-	n = off >= f->hdr.data_offset && off < end
-		    ? pread(f->fd, w->buf, end - off < PD_WIN_SIZE ? end - off : PD_WIN_SIZE, off)
-		    : 0;
 	if (n < 0) {
 		err__set(f->err, -errno, "cannot read '%s': %s", f->path, strerror(errno));
 		return NULL;
@@ -563,11 +596,14 @@ found:
 	w->hi = off + n;
 	w->used = f->win_tick;
 	f->win_last = w - f->win;
-	*win_slot(f, g) = f->win_last;
+	*win_slot(f, off >> PD_WIN_GRAIN) = f->win_last;
 	if (win_has(w, off))
 		return (const void *)w->buf;
 	w->hi = w->lo;
 	pd_bad(f, off, "the record there is not the one read before: was the file changed?");
+	return NULL;
+nomem:
+	err__set(f->err, -ENOMEM, "out of memory");
 	return NULL;
 }
 
