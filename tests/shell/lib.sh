@@ -8,9 +8,12 @@ set -u
 TMP=$(mktemp -d)
 # removed by the test's shell alone: a subshell killed right after its fork (a watchdog
 # `( sleep 60; kill ... ) &` killed as soon as it is not needed) can run the EXIT trap it
-# inherited before bash resets it, and took $TMP away under stat-interval.sh now and then
-TMP_OWNER=$BASHPID
-trap '[ "$BASHPID" != "$TMP_OWNER" ] || rm -rf "$TMP"' EXIT
+# inherited before bash resets it, and took $TMP away under stat-interval.sh now and then.
+# The process is told by /proc/self/stat, not $BASHPID: in such a subshell bash 5.2 gave
+# the parent's $BASHPID to the trap's test and the child's to the next command (seen: "RM
+# by 20844 bashpid 20844 owner 20561" from inside the `||` branch, 2 runs of 5).
+read -r TMP_OWNER _ </proc/self/stat
+trap 'read -r _tmp_pid _ </proc/self/stat; [ "$_tmp_pid" != "$TMP_OWNER" ] || rm -rf "$TMP"' EXIT
 
 # perf prints numbers in the locale's format (0,55 msec under de_DE, which breaks its own -x,
 # CSV); schedlens always prints the C locale's, and tests read perf in it too

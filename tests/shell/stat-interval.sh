@@ -156,13 +156,15 @@ rc=$?
 for target in -a workload; do
 	args=(-a)
 	[ $target = workload ] && { rm -f "$TMP/ready"; mkfifo "$TMP/ready"; args=(-- sh -c "echo up >'$TMP/ready'; exec sleep 600"); }
-	"$SCHEDLENS" stat -I 30 -x, -e task-clock,context-switches -o "$TMP/int" "${args[@]}" &
+	# timeout(1) a watchdog, not a synchronisation: a stat that never ends fails instead of
+	# hanging. It passes the SIGINT on and ends as its command did. (It was a subshell `(sleep
+	# 60; kill ...) &`: bash ran the EXIT trap of lib.sh in it when it was killed, and now and
+	# then $TMP went with it, despite the trap's BASHPID check: 3 runs of 4 here.)
+	timeout -s KILL 60 "$SCHEDLENS" stat -I 30 -x, -e task-clock,context-switches -o "$TMP/int" \
+		"${args[@]}" &
 	pid=$!
 	[ $target = workload ] && read -r _ <"$TMP/ready"
 	wait_for "$TMP/int" ',task-clock,'
-	# a watchdog, not a synchronisation: a stat that never ends fails instead of hanging
-	(sleep 60; kill -KILL $pid 2>/dev/null) &
-	dog=$!
 	# the intervals printed before the signal, counted just before it without a fork (an
 	# interval is 30 ms: a fork or two on a loaded machine can take as long, and an interval
 	# printed between the count and the signal would count as one after it)
@@ -175,11 +177,7 @@ for target in -a workload; do
 	wait $pid
 	rc=$?
 	ms=$(((${EPOCHREALTIME/./} - t0) / 1000))
-	kill $dog 2>/dev/null
-	wait $dog 2>/dev/null
 	[ $rc -eq 130 ] || fail "Ctrl-C ($target): exit $rc, expected 130"
-	# (the file gone after the signal, with $TMP: a killed watchdog subshell ran the EXIT
-	# trap, which lib.sh now leaves to the test's shell)
 	[ -f "$TMP/int" ] || fail "Ctrl-C ($target): $TMP/int is gone after SIGINT: $(ls -la "$TMP" 2>&1)"
 	after=$(grep -c ',task-clock,' "$TMP/int")
 	# the one under way, and at most one that ended as the signal came
