@@ -100,12 +100,11 @@ struct perf_file {
 	 * read again at delivery through the windows (pd_fetch()), so memory does not hold the
 	 * rounds a queue spans. rb_lo..rb_hi: the read buffer being parsed.
 	 */
-	bool reread;
 	struct stream_chunk *rbuf[2];
 	unsigned int rb_cur;
 	const char *rb_lo, *rb_hi;
 	struct pd_window *win;
-	uint16_t *win_at;		/* PD_WIN_HASH: window by the granule of its start */
+	uint16_t *win_at;		/* PD_WIN_HASH: window by the grain of its start */
 	size_t nr_win, win_alloc, win_last;
 	uint64_t win_tick;
 	uint32_t unordered;		/* ops->unordered, once begin has returned */
@@ -135,6 +134,17 @@ static inline const struct perf_event_header *pd_queued_rec(const struct perf_fi
 	return (const char *)h >= f->rb_lo && (const char *)h < f->rb_hi ? NULL : h;
 }
 
+/* whether @w holds the record at file offset @off whole */
+static inline bool pd_win_has(const struct pd_window *w, uint64_t off)
+{
+	const struct perf_event_header *h;
+
+	if (off < w->lo || off + 8 > w->hi)
+		return false;
+	h = (const void *)(w->buf + (off - w->lo));
+	return h->size >= 8 && h->size <= w->hi - off;
+}
+
 const struct perf_event_header *pd_fetch_slow(struct perf_file *f, uint64_t off);
 
 /* the record at file offset @off of the data section, read again; NULL (f->err set) if not */
@@ -142,12 +152,8 @@ static inline const struct perf_event_header *pd_fetch(struct perf_file *f, uint
 {
 	const struct pd_window *w = &f->win[f->win_last];
 
-	if (f->nr_win && off >= w->lo && off + 8 <= w->hi) {
-		const struct perf_event_header *h = (const void *)(w->buf + (off - w->lo));
-
-		if (h->size >= 8 && h->size <= w->hi - off)
-			return h;
-	}
+	if (f->nr_win && pd_win_has(w, off))
+		return (const void *)(w->buf + (off - w->lo));
 	return pd_fetch_slow(f, off);
 }
 

@@ -96,8 +96,6 @@ static struct stream_chunk *chunk_alloc(void)
 	madvise(mem, FILE_CHUNK, MADV_HUGEPAGE);
 	c = mem;
 	c->len = FILE_CHUNK - sizeof(*c);
-	c->live = true;
-	c->pool = NULL;
 	return c;
 }
 
@@ -113,8 +111,8 @@ static bool chunk_tracked(const struct perf_file *f, const struct stream_chunk *
 /*
  * The buffer to read the data from @lo on into: a FILE_CHUNK buffer from the free list (warm)
  * or a new one, kept while a queued record lies in it. Once PD_KEPT_CHUNKS are kept (a round of
- * a system-wide recording is tens of MB, and the queue spans two), and where f->reread allows,
- * two buffers of PD_REREAD_BUF take turns instead (a record cut at the end of one moves to the
+ * a system-wide recording is tens of MB, and the queue spans two), but for a byte-swapped file
+ * (its headers are swapped in the buffer), two buffers of PD_REREAD_BUF take turns instead (a record cut at the end of one moves to the
  * start of the other): their records are queued by offset and read again when delivered
  * (pd_fetch()), so what the queue spans stays in the page cache, not in fresh memory.
  */
@@ -130,7 +128,7 @@ static struct stream_chunk *chunk_get(struct perf_file *f, uint64_t lo)
 			stream_queue__track(&f->q, c, lo);
 		return c;
 	}
-	if (f->reread)
+	if (!f->swap)
 		for (c = f->q.chunks; c && kept < PD_KEPT_CHUNKS; c = c->next)
 			kept++;
 	if (kept == PD_KEPT_CHUNKS) {
@@ -482,16 +480,6 @@ static inline uint16_t *win_slot(struct perf_file *f, uint64_t grain)
 	return &f->win_at[grain & (PD_WIN_HASH - 1)];
 }
 
-static bool win_has(const struct pd_window *w, uint64_t off)
-{
-	const struct perf_event_header *h;
-
-	if (off < w->lo || off + 8 > w->hi)
-		return false;
-	h = (const void *)(w->buf + (off - w->lo));
-	return h->size >= 8 && h->size <= w->hi - off;
-}
-
 /*
  * The window that holds the record at @off whole (*whole set), else the one its run was
  * reading (the highest start at or below it, ending at most PD_WIN_SLACK before it), or NULL
@@ -509,7 +497,7 @@ static struct pd_window *win_near(struct perf_file *f, uint64_t off, bool *whole
 
 		if (i >= f->nr_win || x->lo >> PD_WIN_GRAIN != g - k)
 			continue;
-		if (win_has(x, off)) {
+		if (pd_win_has(x, off)) {
 			*whole = true;
 			return x;
 		}
@@ -597,7 +585,7 @@ const struct perf_event_header *pd_fetch_slow(struct perf_file *f, uint64_t off)
 	w->used = f->win_tick;
 	f->win_last = w - f->win;
 	*win_slot(f, off >> PD_WIN_GRAIN) = f->win_last;
-	if (win_has(w, off))
+	if (pd_win_has(w, off))
 		return (const void *)w->buf;
 	w->hi = w->lo;
 	pd_bad(f, off, "the record there is not the one read before: was the file changed?");
@@ -629,8 +617,6 @@ static int run_file(struct perf_file *f)
 		ret = run_mapped(f);
 		goto out;
 	}
-	/* a byte-swapped file gets its headers swapped in the buffer: it keeps its buffers */
-	f->reread = !f->swap;
 	while (off < end) {
 		struct perf_event_header h;
 

@@ -719,7 +719,7 @@ static void row_pfx(const struct label_rows *lr, struct label_row *x)
 	x->nr_pfx = i;
 }
 
-/* cmp_labels() where the numbers tell, else cmp_labels() itself */
+/* cmp_labels()'s order: from row_pfx()'s numbers where they tell, else cmp_labels() itself */
 static int cmp_label_pfx(const struct label_rows *lr, const struct label_row *x,
 			 const struct label_row *y)
 {
