@@ -387,6 +387,84 @@ START_TEST(test_queue_chunks)
 }
 END_TEST
 
+struct repack_seen {
+	int n;
+	uint64_t t[8];
+	uint8_t fill[8];	/* the first body byte of each record delivered */
+};
+
+static int repack_collect(void *ctx, const struct stream_qent *e)
+{
+	struct repack_seen *g = ctx;
+
+	if (g->n < 8) {
+		g->t[g->n] = e->time;
+		g->fill[g->n] = ((const uint8_t *)(e->rec + 1))[0];
+	}
+	g->n++;
+	return 0;
+}
+
+/* a record of @size bytes at @at in @c, its body filled with @fill, queued at @time */
+static void push_filled(struct stream_queue *q, struct stream_chunk *c, size_t at, uint16_t size,
+			uint8_t fill, uint64_t time)
+{
+	struct perf_event_header *h = (void *)(c->data + at);
+
+	h->type = PERF_RECORD_COMM;
+	h->misc = 0;
+	h->size = size;
+	memset(h + 1, fill, size - sizeof(*h));
+	ck_assert_int_eq(stream_queue__push(q, h, time, NULL, c->lo + at), 0);
+}
+
+/*
+ * A big pooled chunk with few queued records goes back at once, its records copied: they
+ * come out whole and in order after the chunk is reused; one with many stays pinned.
+ */
+START_TEST(test_queue_repack)
+{
+	static const uint64_t want_t[] = { 10, 20, 30, 40 };
+	static const uint8_t want_fill[] = { 0x11, 0x33, 0x22, 0x44 };
+	const size_t big = 256u << 10;
+	struct stream_chunk *pool = NULL, *c1, *c2;
+	int i;
+	struct repack_seen g = { 0 };
+	struct stream_queue q;
+
+	stream_queue__init(&q, repack_collect, &g);
+	c1 = stream_chunk__new(big);
+	c2 = stream_chunk__new(big);
+	ck_assert(c1 && c2);
+	c1->pool = c2->pool = &pool;
+	/* c1: a record of 24 bytes and one of 36 (rounded to 40 in the copy) */
+	stream_queue__track(&q, c1, 0);
+	push_filled(&q, c1, 0, 24, 0x11, 10);
+	push_filled(&q, c1, 4096, 36, 0x22, 30);
+	stream_queue__done(&q, c1, big);
+	ck_assert_ptr_eq(pool, c1);		/* copied out: back to its pool */
+	/* c2: one record older than c1's second (a new run) */
+	pool = NULL;
+	stream_queue__track(&q, c2, big);
+	push_filled(&q, c2, 8, 32, 0x33, 20);
+	memset(c1->data, 0xee, big);		/* c1 reused: the copies must not see it */
+	/* c2 dense: records over 1/32 of it stay where they are */
+	push_filled(&q, c2, 64, (uint16_t)(big / 32), 0x44, 40);
+	stream_queue__done(&q, c2, 2 * big);
+	ck_assert_ptr_null(pool);		/* pinned */
+	ck_assert_int_eq(stream_queue__flush(&q, ~0ULL), 0);
+	ck_assert_int_eq(g.n, 4);
+	for (i = 0; i < 4; i++) {
+		ck_assert_uint_eq(g.t[i], want_t[i]);
+		ck_assert_uint_eq(g.fill[i], want_fill[i]);
+	}
+	ck_assert_ptr_eq(pool, c2);		/* delivered: back */
+	stream_queue__exit(&q);
+	free(c1);
+	free(c2);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stream");
@@ -400,6 +478,7 @@ int main(void)
 	tcase_add_test(tc, test_queue_ties_and_stop);
 	tcase_add_test(tc, test_queue_limit);
 	tcase_add_test(tc, test_queue_chunks);
+	tcase_add_test(tc, test_queue_repack);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

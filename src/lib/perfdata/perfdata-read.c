@@ -130,7 +130,7 @@ static struct stream_chunk *chunk_get(struct perf_file *f, uint64_t lo)
 	}
 	if (!f->swap)
 		for (c = f->q.chunks; c && kept < PD_KEPT_CHUNKS; c = c->next)
-			kept++;
+			kept += c->pool != NULL;	/* not the few records repacked */
 	if (kept == PD_KEPT_CHUNKS) {
 		f->rb_cur ^= 1;
 		if (!f->rbuf[f->rb_cur] &&

@@ -175,10 +175,75 @@ void stream_queue__track(struct stream_queue *q, struct stream_chunk *c, uint64_
 	q->chunks_last = c;
 }
 
+/* bytes a record takes in a repacked chunk: records stay 8-byte aligned */
+static size_t rec_room(const struct perf_event_header *h)
+{
+	return (h->size + 7u) & ~(size_t)7;
+}
+
+/*
+ * The queued records of pooled chunk @c, when they are few (a tracepoint recording's COMM and
+ * FORK records among samples delivered as they are read), move to a chunk of their own size:
+ * @c then goes back to its pool at once, instead of holding megabytes of fresh memory for
+ * kilobytes until the round after next is delivered. Entries are in arrival order, so in
+ * offset order, and @c's are among the last ones: the walk stops at the first one older than
+ * @c, or at 1/32 of @c in records (then nothing moves). A chunk under REPACK_MIN is not
+ * worth the copy.
+ */
+#define REPACK_MIN (64u << 10)
+
+static void repack(struct stream_queue *q, struct stream_chunk *c)
+{
+	const char *lo = c->data, *hi = c->data + c->len;
+	struct stream_chunk *n, **pp;
+	size_t r, i, bytes = 0;
+	char *to;
+
+	for (r = q->nr_runs; r-- > 0;)
+		for (i = q->runs[r].end; i-- > q->runs[r].start;) {
+			const struct stream_qent *e = &q->v[i];
+
+			if (e->off < c->lo)
+				goto counted;
+			if ((const char *)e->rec >= lo && (const char *)e->rec < hi &&
+			    (bytes += rec_room(e->rec)) > c->len / 32)
+				return;
+		}
+counted:
+	for (pp = &q->chunks; *pp && *pp != c; pp = &(*pp)->next)
+		;
+	if (!*pp || !(n = stream_chunk__new(bytes)))
+		return;		/* not tracked, or no memory: @c stays as it is */
+	to = n->data;
+	for (r = q->nr_runs; r-- > 0;)
+		for (i = q->runs[r].end; i-- > q->runs[r].start;) {
+			struct stream_qent *e = &q->v[i];
+
+			if (e->off < c->lo)
+				goto moved;
+			if ((const char *)e->rec >= lo && (const char *)e->rec < hi) {
+				memcpy(to, e->rec, e->rec->size);
+				e->rec = (const struct perf_event_header *)to;
+				to += rec_room(e->rec);
+			}
+		}
+moved:
+	n->lo = c->lo;
+	n->hi = c->hi;
+	n->live = false;
+	n->next = c->next;
+	*pp = n;
+	if (q->chunks_last == c)
+		q->chunks_last = n;
+	stream_chunk__free(c);
+}
+
 void stream_queue__done(struct stream_queue *q, struct stream_chunk *c, uint64_t hi)
 {
 	c->hi = hi;
 	c->live = false;
+	if (c->pool && c->len >= REPACK_MIN && chunk_pinned(q, c))
+		repack(q, c);
 	stream_queue__release(q, false);
 }
 
