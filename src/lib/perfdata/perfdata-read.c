@@ -461,7 +461,10 @@ static int run_mapped(struct perf_file *f)
  * direct-mapped): a record's window, or the one its run was reading (ending at most
  * PD_WIN_SLACK before it), starts in its grain or one of the PD_WIN_PROBES - 1 before. A record
  * in none refills its run's window, else a new one while there are fewer than PD_WIN_MAX (one
- * a CPU ring buffer, as a round holds a run a CPU), else the one used longest ago. The first
+ * a CPU ring buffer, as a round holds a run a CPU) and than two a run in the queue plus 4,
+ * else the one used longest ago (sparse runs, user samples among kernel ones counted as read,
+ * found none of their own past PD_WIN_SLACK and took a window each: 67 on the bench's
+ * system-wide file for `report --sort sym`, 12 so, and fewer reads). The first
  * PD_WIN_BIG windows hold 128 kB, the next ones 16 kB (a record larger grows its window to
  * 64 kB): memory stays under 20 MB where a round has hundreds of runs (578 in a copy of the
  * bench's system-wide file replicated past 2 GB, a round a copy).
@@ -513,7 +516,7 @@ static struct pd_window *win_new(struct perf_file *f)
 	struct pd_window *w = NULL;
 	size_t i;
 
-	if (f->nr_win == PD_WIN_MAX) {
+	if (f->nr_win == PD_WIN_MAX || f->nr_win >= 2 * f->q.nr_runs + 4) {
 		for (i = 0; i < f->nr_win; i++)
 			if (!w || f->win[i].used < w->used)
 				w = &f->win[i];
