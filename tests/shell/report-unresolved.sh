@@ -93,3 +93,15 @@ grep -q '  ds\[4[0-9a-f]*\]$' "$TMP/ours.sl" || { cat "$TMP/out"; fail "no srcli
 cmp -s "$TMP/ours.sl" "$TMP/perf.sl" ||
 	{ diff "$TMP/perf.sl" "$TMP/ours.sl" | head; fail "srcline rows without a line differ from perf's"; }
 echo "    --sort srcline: $(wc -l <"$TMP/ours.sl") rows at DSO[ADDR] equal"
+
+# a report by dso (or comm, pid, cpu) alone reads no symbol table: the --no-symbols table,
+# and none of the notes about symbols that a report by sym has (the stripped ds's)
+expect_rc 0 "$SCHEDLENS" report -i "$TMP/u.data" --sort dso,sym
+grep -q '^# note: .*ds: stripped' "$TMP/out" || { cat "$TMP/out"; fail "--sort dso,sym: no note"; }
+expect_rc 0 "$SCHEDLENS" report -i "$TMP/u.data" --sort dso --no-symbols
+mv "$TMP/out" "$TMP/dso.nosym"
+expect_rc 0 "$SCHEDLENS" report -i "$TMP/u.data" --sort dso
+cmp -s "$TMP/out" "$TMP/dso.nosym" ||
+	{ diff "$TMP/dso.nosym" "$TMP/out" | head; fail "--sort dso reads symbols"; }
+grep -q '^ *[0-9.]*% *ds *$' "$TMP/out" || { cat "$TMP/out"; fail "--sort dso: no ds row"; }
+echo "    --sort dso: the --no-symbols table, no notes about symbols"

@@ -29,6 +29,21 @@ static bool label_wanted(void *ctx, const struct sym_loc *self, size_t idx, uint
 	return false;
 }
 
+/*
+ * Whether the report shows or filters by anything the symbols say: one by comm, dso, pid or
+ * cpu alone reads no symbol table (as --no-symbols), so it has no notes about them either
+ */
+static bool wants_symbols(const struct report_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->sym.nr_keys; i++)
+		if (o->sym.keys[i] == SYMREP_SYM || o->sym.keys[i] == SYMREP_SRCLINE)
+			return true;
+	return o->sym.labels || o->sym.children || o->sym.graph || o->sym.folded ||
+	       o->sym.skid_caller || o->focus || o->filter.dsos || o->filter.symbols;
+}
+
 int report__sym_begin(struct report *r, const struct stream_info *info)
 {
 	const struct report_opts *o = r->o;
@@ -41,7 +56,7 @@ int report__sym_begin(struct report *r, const struct stream_info *info)
 	size_t i;
 
 	symbols__record_note(info->cmdline, r->note, sizeof(r->note));
-	if (o->no_symbols)
+	if (o->no_symbols || !wants_symbols(o))
 		return 0;
 	for (i = 0; i < sc.nr_keys; i++) {
 		cfg.lines |= sc.keys[i] == SYMREP_SRCLINE;
