@@ -167,7 +167,8 @@ static bool cache_parse(struct symbols *s, struct sym_dso *d, const char *identi
 		return false;
 	id = str_at(strs, h.str_size, h.identity, &bad);
 	dbg = str_at(strs, h.str_size, h.debugfile, &bad);
-	if (bad || !id || !dbg || strcmp(id, identity) || !debugfile_holds(s, d, dbg))
+	if (bad || !id || !dbg || strcmp(id, identity) || !debugfile_holds(s, d, dbg) ||
+	    sym_dso__reserve(d, d->cache_used + h.nr_ents))
 		return false;
 	for (i = 0; i < h.nr_ents; i++) {
 		const struct cache_ent *c = &ents[i];

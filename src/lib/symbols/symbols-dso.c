@@ -525,29 +525,42 @@ static uint64_t hash64(uint64_t x)
 	return x;
 }
 
+int sym_dso__reserve(struct sym_dso *d, size_t nr)
+{
+	size_t nmask = d->cache_mask ? d->cache_mask : 127, i, j;
+	struct sym_cache_ent *n;
+
+	while (nr * 2 >= nmask) {
+		if (nmask > SIZE_MAX / 4 / sizeof(*n))
+			return -ENOMEM;
+		nmask = nmask * 2 + 1;
+	}
+	if (nmask == d->cache_mask)
+		return 0;
+	n = calloc(nmask + 1, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	for (j = 0; d->cache && j <= d->cache_mask; j++) {
+		struct sym_cache_ent *e = &d->cache[j];
+
+		if (!e->state)
+			continue;
+		for (i = hash64(e->key) & nmask; n[i].state; i = (i + 1) & nmask)
+			;
+		n[i] = *e;
+	}
+	free(d->cache);
+	d->cache = n;
+	d->cache_mask = nmask;
+	return 0;
+}
+
 struct sym_cache_ent *sym_dso__slot(struct sym_dso *d, uint64_t key)
 {
 	size_t i;
 
-	if (d->cache_used * 2 >= d->cache_mask) {
-		size_t nmask = d->cache_mask ? d->cache_mask * 2 + 1 : 127, j;
-		struct sym_cache_ent *n = calloc(nmask + 1, sizeof(*n));
-
-		if (!n)
-			return NULL;
-		for (j = 0; d->cache && j <= d->cache_mask; j++) {
-			struct sym_cache_ent *e = &d->cache[j];
-
-			if (!e->state)
-				continue;
-			for (i = hash64(e->key) & nmask; n[i].state; i = (i + 1) & nmask)
-				;
-			n[i] = *e;
-		}
-		free(d->cache);
-		d->cache = n;
-		d->cache_mask = nmask;
-	}
+	if (d->cache_used * 2 >= d->cache_mask && sym_dso__reserve(d, d->cache_used + 1))
+		return NULL;
 	for (i = hash64(key) & d->cache_mask; d->cache[i].state; i = (i + 1) & d->cache_mask)
 		if (d->cache[i].key == key)
 			return &d->cache[i];

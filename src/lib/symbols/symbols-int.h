@@ -184,6 +184,8 @@ struct stat;
 /* "PATH DEV INO SIZE MTIME" of a file: what a cache entry made from it is checked against */
 void sym_file_ident(const char *path, const struct stat *st, char *buf, size_t len);
 struct sym_cache_ent *sym_dso__slot(struct sym_dso *d, uint64_t key);
+/* room in @d's lookup table for @nr entries without growing: 0 or -ENOMEM */
+int sym_dso__reserve(struct sym_dso *d, size_t nr);
 
 /* the GNU build-id note of the ELF file @path: up to @max bytes into @id, its size (0: none)
  * or -errno (-ENOEXEC: not an ELF) */
