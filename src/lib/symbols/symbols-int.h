@@ -129,9 +129,16 @@ struct symbols {
 		uint16_t mode;
 		struct sym_loc loc;
 	} *rmemo;
+	size_t rmemo_mask;	/* entries - 1: SYM_RMEMO_FIRST, x8 up to SYM_RMEMO_SIZE */
+	size_t rmemo_misses;	/* since the memo was made */
 };
 
-#define SYM_RMEMO_SIZE (1u << 15)	/* entries of symbols.rmemo */
+/*
+ * Entries of symbols.rmemo: a small memo first, made 8 times larger each time it misses 4
+ * times its size (callchains' addresses recur; a flat report's places come once each)
+ */
+#define SYM_RMEMO_FIRST (1u << 12)
+#define SYM_RMEMO_SIZE (1u << 15)
 
 struct sym_dso *sym_dso__new(const char *name, const char *path, bool kernel);
 void sym_dso__delete(struct sym_dso *d);

@@ -333,8 +333,19 @@ static __attribute__((noinline)) void resolve_now(struct symbols *s, uint32_t pi
 
 	symbols__locate(s, pid, ip, cpumode, flags, &a);
 	symbols__lookup(s, &a, flags, out);
-	if (e)
-		*e = (struct sym_rmemo){ ip, space, flags, cpumode, *out };
+	if (!e)
+		return;
+	*e = (struct sym_rmemo){ ip, space, flags, cpumode, *out };
+	if (++s->rmemo_misses > 4 * (s->rmemo_mask + 1) && s->rmemo_mask + 1 < SYM_RMEMO_SIZE) {
+		struct sym_rmemo *n = calloc(8 * (s->rmemo_mask + 1), sizeof(*n));
+
+		if (n) {	/* else the small one goes on */
+			free(s->rmemo);
+			s->rmemo = n;
+			s->rmemo_mask = 8 * (s->rmemo_mask + 1) - 1;
+			s->rmemo_misses = 0;
+		}
+	}
 }
 
 /* the memo's space of a mode (threads__map_space() + 1) and that space's part of the hash */
@@ -355,7 +366,7 @@ static inline void resolve_memo(struct symbols *s, const struct memo_space *m, u
 				uint64_t ip, unsigned int flags, struct sym_loc *out)
 {
 	struct sym_rmemo *e = &s->rmemo[((ip * 0x9e3779b97f4a7c15ull ^ m->mix) >> 40 ^ flags ^
-					 m->mode) & (SYM_RMEMO_SIZE - 1)];
+					 m->mode) & s->rmemo_mask];
 
 	if (e->space == m->space && e->ip == ip && e->flags == flags && e->mode == m->mode) {
 		*out = e->loc;
@@ -367,7 +378,13 @@ static inline void resolve_memo(struct symbols *s, const struct memo_space *m, u
 /* whether the memo can be had: a machine to say what the addresses are read in */
 static inline bool rmemo_ready(struct symbols *s)
 {
-	return s->machine && (s->rmemo || (s->rmemo = calloc(SYM_RMEMO_SIZE, sizeof(*s->rmemo))));
+	if (!s->machine)
+		return false;
+	if (!s->rmemo) {
+		s->rmemo = calloc(SYM_RMEMO_FIRST, sizeof(*s->rmemo));
+		s->rmemo_mask = SYM_RMEMO_FIRST - 1;
+	}
+	return s->rmemo;
 }
 
 static inline void resolve_in(struct symbols *s, const uint64_t *space_of, uint32_t pid,
