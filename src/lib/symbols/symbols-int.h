@@ -134,8 +134,9 @@ struct symbols {
 };
 
 /*
- * Entries of symbols.rmemo: a small memo first, made 8 times larger each time it misses 4
- * times its size (callchains' addresses recur; a flat report's places come once each)
+ * Entries of symbols.rmemo: a small memo first, made 8 times larger each time it has missed
+ * as many times as it has entries (callchains' addresses recur; a flat report's places come
+ * once each)
  */
 #define SYM_RMEMO_FIRST (1u << 12)
 #define SYM_RMEMO_SIZE (1u << 15)

@@ -336,7 +336,7 @@ static __attribute__((noinline)) void resolve_now(struct symbols *s, uint32_t pi
 	if (!e)
 		return;
 	*e = (struct sym_rmemo){ ip, space, flags, cpumode, *out };
-	if (++s->rmemo_misses > 4 * (s->rmemo_mask + 1) && s->rmemo_mask + 1 < SYM_RMEMO_SIZE) {
+	if (++s->rmemo_misses > s->rmemo_mask && s->rmemo_mask + 1 < SYM_RMEMO_SIZE) {
 		struct sym_rmemo *n = calloc(8 * (s->rmemo_mask + 1), sizeof(*n));
 
 		if (n) {	/* else the small one goes on */
