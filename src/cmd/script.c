@@ -29,8 +29,13 @@
 
 #define MAX_UNWOUND 127		/* perf's default callchain depth */
 #define MAX_INLINES 64
-#define SCRIPT_TRACE_MEMO_BYTES (32u << 20)
-#define SCRIPT_FRAME_MEMO_BYTES (8u << 20)	/* callchain addresses' text */
+/*
+ * The memos' bounds: past a few MB what they keep costs more in fresh memory than the text
+ * they save (on the bench's sched recording the tracepoint memo grew to 17.8 MB; bound to 8
+ * MB, `script` takes 8 MB less and 2-7% less CPU time, for 3% more instructions)
+ */
+#define SCRIPT_TRACE_MEMO_BYTES (8u << 20)
+#define SCRIPT_FRAME_MEMO_BYTES (4u << 20)	/* callchain addresses' text */
 #define SCRIPT_BASE_LINES 64	/* frame bases kept by thread and mode */
 #define SCRIPT_FRAME_ROOM (64u << 10)	/* the most one address prints, inlines and all */
 #define SCRIPT_STARTS 256		/* lines of the sample starts' memo (print_start()) */
