@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "../../src/lib/stream/stream-int.h"
 
@@ -465,6 +466,71 @@ START_TEST(test_queue_repack)
 }
 END_TEST
 
+struct order {
+	uint64_t last;
+	size_t n;
+	bool bad;
+};
+
+static int check_order(void *ctx, const struct stream_qent *e)
+{
+	struct order *o = ctx;
+
+	o->bad |= o->n && e->time < o->last;
+	o->last = e->time;
+	o->n++;
+	return 0;
+}
+
+/* @n records in two runs that interleave in time, flushed at the end: all back in order */
+static void queue_many(struct stream_queue *q, struct order *o, size_t n)
+{
+	static struct perf_event_header rec = { PERF_RECORD_COMM, 0, 8 };
+	size_t i;
+
+	for (i = 0; i < n; i++)	/* run one: 0, 2, 4, ...; run two: 1, 3, 5, ... */
+		ck_assert_int_eq(stream_queue__push(q, &rec, i < n / 2 ? 2 * i : 2 * (i - n / 2) + 1,
+						    NULL, i * 8), 0);
+	ck_assert_int_eq(stream_queue__flush(q, ~0ULL), 0);
+	ck_assert_uint_eq(o->n, n);
+	ck_assert(!o->bad);
+}
+
+/*
+ * Entries past a huge page grow in a reservation of address space, without a copy; where
+ * none can be had (an address-space limit), in blocks copied as before
+ */
+START_TEST(test_queue_reserve)
+{
+	struct order o = { 0 };
+	struct stream_queue q;
+
+	stream_queue__init(&q, check_order, &o);
+	queue_many(&q, &o, 300000);		/* 9.6 MB of entries */
+	ck_assert_ptr_nonnull(q.v_res);
+	ck_assert_ptr_eq(q.v, q.v_res);
+	stream_queue__exit(&q);
+}
+END_TEST
+
+START_TEST(test_queue_no_reserve)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	/* its shadow memory takes terabytes of address space: no limit can be set */
+#else
+	struct rlimit rl = { 512ul << 20, 512ul << 20 };	/* under QUEUE_RESERVE (1 GB) */
+	struct order o = { 0 };
+	struct stream_queue q;
+
+	ck_assert_int_eq(setrlimit(RLIMIT_AS, &rl), 0);	/* (this test's own process) */
+	stream_queue__init(&q, check_order, &o);
+	queue_many(&q, &o, 300000);
+	ck_assert_ptr_null(q.v_res);
+	stream_queue__exit(&q);
+#endif
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stream");
@@ -479,6 +545,8 @@ int main(void)
 	tcase_add_test(tc, test_queue_limit);
 	tcase_add_test(tc, test_queue_chunks);
 	tcase_add_test(tc, test_queue_repack);
+	tcase_add_test(tc, test_queue_reserve);
+	tcase_add_test(tc, test_queue_no_reserve);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

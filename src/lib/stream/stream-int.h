@@ -176,6 +176,8 @@ struct stream_run {
 struct stream_queue {
 	struct stream_qent *v;		/* arrival order; dead space below the runs */
 	size_t nr, alloc, limit;
+	void *v_res;			/* v's reserved address space (grow_entries()), or NULL */
+	size_t v_open;			/* its bytes readable and writable */
 	struct stream_run *runs;
 	size_t nr_runs, runs_alloc;
 	struct stream_qhead *heap;		/* merge: run heads by time (queue.c) */
