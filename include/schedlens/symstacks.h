@@ -52,5 +52,7 @@ const struct sym_stack *sym_stacks__get(const struct sym_stacks *st, const char 
 const struct sym_stack *sym_stacks__sorted(struct sym_stacks *st, size_t *nr);
 /* the table's @nr slots in no order, a free one's key NULL; valid until the next add */
 const struct sym_stack *sym_stacks__slots(const struct sym_stacks *st, size_t *nr);
+/* how many keys @st holds (sym_stacks__slots()'s slots with a key) */
+size_t sym_stacks__nr(const struct sym_stacks *st);
 
 #endif

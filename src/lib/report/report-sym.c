@@ -798,8 +798,7 @@ static int label_rows(struct report *r, size_t idx, size_t n, struct label_rows 
 	for (m = 0; m < n; m++) {
 		st[m] = symrep__rows(r->symrep, idx + m, children);
 		self[m] = symrep__rows(r->symrep, idx + m, false);
-		sym_stacks__slots(st[m], &nr);
-		total += nr;
+		total += sym_stacks__nr(st[m]);	/* at most: labels in two members are one row */
 	}
 	/*
 	 * cmp_label_row's order is total but for the depths of one thread's rows (callers

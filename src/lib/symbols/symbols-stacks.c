@@ -247,3 +247,8 @@ const struct sym_stack *sym_stacks__slots(const struct sym_stacks *st, size_t *n
 	*nr = st->v ? st->mask + 1 : 0;
 	return st->v;
 }
+
+size_t sym_stacks__nr(const struct sym_stacks *st)
+{
+	return st ? st->used : 0;
+}
