@@ -85,6 +85,10 @@ struct sym_loc {
 				   (symbols__inlines()), the rest the frame's */
 	bool at_ip;		/* without sym: addr is the ip as sampled (a report's children
 				   entry), not an address in the DSO */
+	uint32_t ident;		/* what the frame resolved to, by number (symbols__resolve()
+				   through its memo): two frames of one number have the same
+				   sym, dso and kernel, and sym_start (with sym) or ip and addr
+				   (without); 0 where not numbered */
 	uint64_t ip;		/* the address as sampled (runtime) */
 };
 

@@ -119,6 +119,39 @@ START_TEST(test_self_symbol_and_line)
 }
 END_TEST
 
+/* two frames of one number resolved alike; other functions, other addresses: other numbers */
+START_TEST(test_frame_numbers)
+{
+	struct symbols *s = new_session(false);
+	uint64_t ip = (uint64_t)(uintptr_t)&marker_fn, other = (uint64_t)(uintptr_t)&feed_self;
+	struct sym_loc a, b, c, u1, u2;
+
+	ck_assert_int_gt(feed_self(s, exe), 0);
+	symbols__resolve(s, 42, ip + 1, PERF_RECORD_MISC_USER, 0, &a);
+	symbols__resolve(s, 42, ip + 2, PERF_RECORD_MISC_USER, SYM_RETADDR, &b);
+	symbols__resolve(s, 42, other, PERF_RECORD_MISC_USER, 0, &c);
+	ck_assert_str_eq(a.sym, "marker_fn");
+	ck_assert_str_eq(b.sym, "marker_fn");
+	ck_assert_uint_ne(a.ident, 0);
+	ck_assert_uint_eq(a.ident, b.ident);	/* one function, whatever the address and flags */
+	ck_assert_uint_ne(c.ident, 0);
+	ck_assert_uint_ne(c.ident, a.ident);
+	/* without a symbol, the address is what the frame is */
+	symbols__resolve(s, 42, 0x10, PERF_RECORD_MISC_USER, 0, &u1);
+	symbols__resolve(s, 42, 0x20, PERF_RECORD_MISC_USER, 0, &u2);
+	ck_assert_ptr_null(u1.sym);
+	ck_assert_uint_ne(u1.ident, 0);
+	ck_assert_uint_ne(u1.ident, u2.ident);
+	ck_assert_uint_ne(u1.ident, a.ident);
+	/* asked again (from the memo): the same numbers */
+	symbols__resolve(s, 42, ip + 1, PERF_RECORD_MISC_USER, 0, &b);
+	ck_assert_uint_eq(b.ident, a.ident);
+	symbols__resolve(s, 42, 0x20, PERF_RECORD_MISC_USER, 0, &u1);
+	ck_assert_uint_eq(u1.ident, u2.ident);
+	del_session(s);
+}
+END_TEST
+
 START_TEST(test_source_line)
 {
 	struct symbols *s = new_session(true);
@@ -868,6 +901,7 @@ int main(void)
 	exe[n] = '\0';
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_self_symbol_and_line);
+	tcase_add_test(tc, test_frame_numbers);
 	tcase_add_test(tc, test_source_line);
 	tcase_add_test(tc, test_dso_status);
 	tcase_add_test(tc, test_overlapping_maps);

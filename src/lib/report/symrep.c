@@ -93,6 +93,7 @@ struct shape {
 };
 
 #define MEMO_COMMS 256		/* label_comm()'s memo */
+#define MEMO_LABELS 32768	/* frame_label()'s memo, by frame number */
 
 static struct labels *labels__new(void)
 {
@@ -335,6 +336,10 @@ struct symrep {
 	size_t kofs[MAX_FRAMES + 1], kcap;	/* key_strings() in kbuf */
 	char *kbuf;
 	bool outer[MAX_FRAMES];			/* (and which are a path's outermost) */
+	struct label_memo {			/* frame_label()'s by sym_loc.ident and comm */
+		uint32_t ident, id;		/* (direct mapped; ident 0: unused) */
+		const char *comm;
+	} *lmemo;				/* MEMO_LABELS, made as needed */
 	uint32_t *stamps, stamp_now;		/* by label number (stamps__begin()) */
 	size_t nr_stamps;
 	struct shape *shapes;			/* MEMO_SHAPES of them, direct mapped */
@@ -438,6 +443,7 @@ void symrep__delete(struct symrep *r)
 	sym_stacks__delete(r->comms);
 	sym_stacks__delete(r->levels);
 	free(r->stamps);
+	free(r->lmemo);
 	free(r->kbuf);
 	for (i = 0; r->shapes && i < MEMO_SHAPES; i++) {
 		free(r->shapes[i].key);
@@ -628,10 +634,20 @@ static uint32_t frame_label(struct symrep *r, const struct sym_loc *f, uint32_t 
 			       f->sym ? f->sym_start : sym_loc__name_addr(f), f->inlined,
 			       f->sym && f->kernel };
 	struct labels *l = r->labels;
+	struct label_memo *lm = NULL;
 	uint64_t h = 0, tag = 0;
 	size_t i = 0;
 	char *str;
 
+	/* a numbered frame's label is a function of its number and the comm (else labels hold
+	 * keys of the sample: l is NULL) */
+	if (l && f->ident && (r->lmemo || (r->lmemo = calloc(MEMO_LABELS, sizeof(*r->lmemo))))) {
+		lm = &r->lmemo[f->ident & (MEMO_LABELS - 1)];
+		if (lm->ident == f->ident && lm->comm == comm) {
+			*key = &l->keys[lm->id];
+			return lm->id;
+		}
+	}
 	if (l) {
 		h = label_hash(&e);
 		tag = h & ~0xffffffffull;
@@ -640,6 +656,8 @@ static uint32_t frame_label(struct symrep *r, const struct sym_loc *f, uint32_t 
 
 			if ((l->tab[i] & ~0xffffffffull) == tag && label_eq(&l->ents[id], &e)) {
 				*key = &l->keys[id];
+				if (lm)
+					*lm = (struct label_memo){ f->ident, id, comm };
 				return id;
 			}
 		}
@@ -672,6 +690,8 @@ static uint32_t frame_label(struct symrep *r, const struct sym_loc *f, uint32_t 
 		return NO_LABEL;
 	}
 	*key = &l->keys[l->nr];
+	if (lm)
+		*lm = (struct label_memo){ f->ident, (uint32_t)l->nr, comm };
 	if (++l->nr * 2 > l->mask)
 		labels__grow(l);	/* else probes get longer: still right */
 	return (uint32_t)(l->nr - 1);
@@ -935,6 +955,7 @@ static size_t expand(struct symrep *r, int mode, bool moved, size_t nf, size_t n
 			if (k) {
 				r->xframes[n].sym = names[j];
 				r->xframes[n].inlined = names[j] != f->sym;
+				r->xframes[n].ident = 0;	/* not what was resolved */
 			}
 			n++;
 		}
@@ -972,6 +993,7 @@ static void chain_entries(struct symrep *r, const struct sym_loc *self, size_t n
 		*c = r->xf[i];
 		c->addr = c->ip;
 		c->at_ip = true;
+		c->ident = 0;
 		if (!c->dso)
 			c->kernel = kernel;
 		r->centries[i] = c;
@@ -1481,7 +1503,7 @@ static int focus_line(struct symrep *r, const struct stream_sample *s, size_t n0
 static size_t shape_key(struct symrep *r, const struct stream_sample *s, size_t idx,
 			const char *comm, size_t nx, size_t nxp, size_t n0)
 {
-	uint64_t *k = r->mkey, h = 0;
+	uint64_t *k = r->mkey, h, h0;
 	size_t n = 0, i;
 	uint32_t bools;
 
@@ -1496,17 +1518,33 @@ static size_t shape_key(struct symrep *r, const struct stream_sample *s, size_t 
 	k[n++] = (s->nr_callchain || (s->user_stack_size && s->user_regs_abi)) &&
 		 (nxp || symbols__chain_ok(s));
 	/* the hash mixes what tells frames apart most (the whole key is compared) */
-	h = (k[0] ^ k[1] << 8 ^ k[2]) * 0xc4ceb9fe1a85ec53ull;
+	h0 = h = (k[0] ^ k[1] << 8 ^ k[2]) * 0xc4ceb9fe1a85ec53ull;
+	/* numbered frames (sym_loc.ident) one word each: the number stands for the rest */
 	for (i = 0; i <= nx; i++) {
 		const struct sym_loc *f = i < nx ? &r->xf[i] : &r->frames[0];
-		uint64_t a = f->sym ? (uintptr_t)f->sym : f->ip;
+		uint64_t a;
 
+		if (!f->ident)
+			break;
 		memcpy(&bools, &f->kernel, 4);	/* kernel, unwound, inlined, at_ip */
-		k[n++] = a;
-		k[n++] = (uintptr_t)f->dso;
-		k[n++] = f->sym ? f->sym_start : f->addr;
-		k[n++] = bools | (uint64_t)(f->sym != NULL) << 32;
+		k[n++] = a = (uint64_t)f->ident << 32 | bools;
 		h = (h ^ a) * 0x9e3779b97f4a7c15ull;
+	}
+	if (i <= nx) {		/* else four words a frame, and the key says which */
+		n = 4;
+		k[1] |= 1ull << 48;
+		h = h0;
+		for (i = 0; i <= nx; i++) {
+			const struct sym_loc *f = i < nx ? &r->xf[i] : &r->frames[0];
+			uint64_t a = f->sym ? (uintptr_t)f->sym : f->ip;
+
+			memcpy(&bools, &f->kernel, 4);
+			k[n++] = a;
+			k[n++] = (uintptr_t)f->dso;
+			k[n++] = f->sym ? f->sym_start : f->addr;
+			k[n++] = bools | (uint64_t)(f->sym != NULL) << 32;
+			h = (h ^ a) * 0x9e3779b97f4a7c15ull;
+		}
 	}
 	r->mkey_hash = h ^ h >> 29;
 	return n;

@@ -131,6 +131,14 @@ struct symbols {
 	} *rmemo;
 	size_t rmemo_mask;	/* entries - 1: SYM_RMEMO_FIRST, x8 up to SYM_RMEMO_SIZE */
 	size_t rmemo_misses;	/* since the memo was made */
+	/* sym_loc.ident's numbers: what each is (from 1), and an open-addressed index */
+	struct sym_ident {
+		uint64_t what, start;	/* sym and sym_start, or ip and addr */
+		const struct sym_dso *dso;
+		uint32_t bits;		/* 1: a symbol, 2: kernel */
+	} *idents;
+	uint32_t *ident_tab;
+	size_t nr_idents, idents_cap, ident_mask;
 };
 
 /*
@@ -140,6 +148,8 @@ struct symbols {
  */
 #define SYM_RMEMO_FIRST (1u << 12)
 #define SYM_RMEMO_SIZE (1u << 15)
+/* numbers given at most (8 MB of them): frames past it are 0, compared field by field */
+#define SYM_IDENT_MAX (1u << 18)
 
 struct sym_dso *sym_dso__new(const char *name, const char *path, bool kernel);
 void sym_dso__delete(struct sym_dso *d);

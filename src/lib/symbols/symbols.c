@@ -93,6 +93,8 @@ void symbols__delete(struct symbols *s)
 		free(s->inl[i].names);
 	free(s->inl);
 	free(s->rmemo);
+	free(s->idents);
+	free(s->ident_tab);
 	sym_stacks__delete(s->strs);
 	free(s->cache_dir);
 	free(s->debugpath);
@@ -323,6 +325,65 @@ static bool kernel_space(uint16_t cpumode)
  * symbols__resolve() with the version of the address space @ip is read in (@space[0] the
  * user modes', @space[1] the kernel's: symbols__spaces()), where @space is not NULL
  */
+static uint64_t ident_hash(const struct sym_ident *k)
+{
+	uint64_t h = (k->what * 0x9e3779b97f4a7c15ull ^ k->start) * 0xc4ceb9fe1a85ec53ull ^
+		     (uintptr_t)k->dso ^ k->bits;
+
+	return h ^ h >> 31;
+}
+
+static bool ident_grow(struct symbols *s)
+{
+	size_t nmask = s->ident_mask ? 2 * s->ident_mask + 1 : 4095, i, j;
+	uint32_t *t = calloc(nmask + 1, sizeof(*t));
+
+	if (!t)
+		return false;
+	for (i = 0; i < s->nr_idents; i++) {
+		for (j = ident_hash(&s->idents[i]) & nmask; t[j]; j = (j + 1) & nmask)
+			;
+		t[j] = (uint32_t)i + 1;
+	}
+	free(s->ident_tab);
+	s->ident_tab = t;
+	s->ident_mask = nmask;
+	return true;
+}
+
+/*
+ * The number of what @l resolved to (struct sym_loc's ident): the one it had before, or the
+ * next; 0 where the numbers are spent or memory is short
+ */
+static uint32_t ident_of(struct symbols *s, const struct sym_loc *l)
+{
+	struct sym_ident k = { l->sym ? (uintptr_t)l->sym : l->ip, l->sym ? l->sym_start : l->addr,
+			       l->dso, (l->sym != NULL) | (uint32_t)l->kernel << 1 };
+	size_t j;
+
+	if ((s->nr_idents + 1) * 2 > s->ident_mask && !ident_grow(s))
+		return 0;
+	for (j = ident_hash(&k) & s->ident_mask; s->ident_tab[j]; j = (j + 1) & s->ident_mask) {
+		const struct sym_ident *e = &s->idents[s->ident_tab[j] - 1];
+
+		if (e->what == k.what && e->start == k.start && e->dso == k.dso && e->bits == k.bits)
+			return s->ident_tab[j];
+	}
+	if (s->nr_idents >= SYM_IDENT_MAX)
+		return 0;
+	if (s->nr_idents == s->idents_cap) {
+		size_t ncap = s->idents_cap ? 2 * s->idents_cap : 1024;
+		struct sym_ident *v = realloc(s->idents, ncap * sizeof(*v));
+
+		if (!v)
+			return 0;
+		s->idents = v;
+		s->idents_cap = ncap;
+	}
+	s->idents[s->nr_idents++] = k;
+	return s->ident_tab[j] = (uint32_t)s->nr_idents;
+}
+
 /* resolve_in() of what its memo does not have, into the memo's entry @e (NULL: none) */
 static __attribute__((noinline)) void resolve_now(struct symbols *s, uint32_t pid, uint64_t ip,
 						  uint16_t cpumode, unsigned int flags,
@@ -335,6 +396,7 @@ static __attribute__((noinline)) void resolve_now(struct symbols *s, uint32_t pi
 	symbols__lookup(s, &a, flags, out);
 	if (!e)
 		return;
+	out->ident = ident_of(s, out);
 	*e = (struct sym_rmemo){ ip, space, flags, cpumode, *out };
 	if (++s->rmemo_misses > s->rmemo_mask && s->rmemo_mask + 1 < SYM_RMEMO_SIZE) {
 		struct sym_rmemo *n = calloc(8 * (s->rmemo_mask + 1), sizeof(*n));
