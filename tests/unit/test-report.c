@@ -362,6 +362,51 @@ static void feed_two_comms(struct stream_ops *ops, struct fixture *fx, struct st
 		sample_mid(ops, fx, st, pid[i], leaf_a, 0, period[i]);
 }
 
+/* one sample in leaf_a called by mid, called by leaf_b, called by tie_prefix_beta */
+static void feed_chain4(struct stream_ops *ops, struct fixture *fx, struct stream_stats *st)
+{
+	uint64_t chain[5] = { PERF_CONTEXT_USER, inside(leaf_a), inside(mid), inside(leaf_b),
+			      inside(tie_prefix_beta) };
+	struct stream_sample s = { .evsel = &fx->ev, .misc = PERF_RECORD_MISC_USER,
+				   .ip = chain[1], .time = 10, .pid = PID, .tid = PID,
+				   .period = 1000, .nr_callchain = 5, .callchain = chain };
+
+	ck_assert_int_eq(ops->comm(ops->ctx, PID, PID, "tester", true, 1), 0);
+	ck_assert_int_eq(ops->mmap(ops->ctx, &fx->map), 0);
+	ck_assert_int_eq(ops->sample(ops->ctx, &s), 0);
+	st->nr_samples++;
+}
+
+/*
+ * -g caller keeps a row's paths from the outermost frame (without --children) and from the
+ * sampled one (with it): either way the tree reads from the outermost frame in
+ */
+START_TEST(test_graph_caller_order)
+{
+	const char *order[] = { "leaf_b", "mid", "leaf_a" };
+	char *t[2];
+	int k, i;
+
+	feed = feed_chain4;
+	t[0] = run("sym", graph_caller);
+	t[1] = run("sym", children_caller);
+	feed = feed_leaves;
+	for (k = 0; k < 2; k++) {
+		const char *row = line_with(t[k], "[.] leaf_a", NULL), *at = row;
+
+		ck_assert_msg(row != NULL, "%s", t[k]);
+		for (i = 0; i < 3; i++) {
+			const char *next = line_with(at, order[i], NULL);
+
+			ck_assert_msg(next && (i == 0 || next > at), "%s before %s:\n%s",
+				      order[i], i ? order[i - 1] : "the row", t[k]);
+			at = next + 1;
+		}
+		free(t[k]);
+	}
+}
+END_TEST
+
 START_TEST(test_same_frames)
 {
 	char *t;
@@ -664,6 +709,7 @@ int main(void)
 	tcase_add_test(tc, test_children);
 	tcase_add_test(tc, test_children_zero);
 	tcase_add_test(tc, test_graph);
+	tcase_add_test(tc, test_graph_caller_order);
 	tcase_add_test(tc, test_folded);
 	tcase_add_test(tc, test_sort_keys);
 	tcase_add_test(tc, test_same_frames);

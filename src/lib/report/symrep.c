@@ -320,6 +320,10 @@ struct symrep {
 	const char *names[MAX_FRAMES];
 	char buf[8192], label[1024];
 	uint32_t gnode[MAX_FRAMES];		/* graph_names(): each path frame's node */
+	bool outer_first;			/* -g caller without --children: paths kept
+						 * from the outermost frame (as callee order's,
+						 * sharing their outer frames), walked the
+						 * other way (symrep__path_frames()) */
 	struct gname {				/* a frame's name in a call graph, by frame */
 		const char *sym;		/* its symbol (interned), or NULL: at ip */
 		const struct sym_dso *dso;
@@ -361,6 +365,10 @@ struct symrep *symrep__new(struct symbols *syms, const struct symrep_config *cfg
 	r->cfg = *cfg;
 	r->syms = syms;
 	r->chains = cfg->children || cfg->graph || cfg->folded || cfg->focus || cfg->skid_caller;
+	/* a caller-order path of a sample's own row is its whole chain: the trie can hold it
+	 * from either end, and from the outermost its samples share most nodes; --children's
+	 * paths from each frame to the sampled one need it from the sampled end */
+	r->outer_first = cfg->graph == SYMREP_GRAPH_CALLER && !cfg->children;
 	r->defer = cfg->labels && !r->chains;
 	for (i = 0; i < cfg->nr_keys; i++) {
 		r->flags |= cfg->keys[i] == SYMREP_SRCLINE ? SYM_LINES : 0;
@@ -809,7 +817,7 @@ static uint32_t graph_name(struct symrep *r, size_t ev, const struct sym_loc *f)
  */
 static int graph_names(struct symrep *r, size_t ev, size_t np)
 {
-	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE;
+	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE || r->outer_first;
 	uint32_t tail = CALLPATHS_NONE;
 	size_t i, k;
 
@@ -863,7 +871,7 @@ static uint32_t path_label(struct symrep *r, size_t ev, const struct sym_key *la
 static int add_path(struct symrep *r, size_t ev, const struct sym_key *lab, uint32_t id,
 		    size_t lo, size_t hi, uint64_t period)
 {
-	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE;
+	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE || r->outer_first;
 
 	long c = callpaths__add(r->cpaths[ev], path_label(r, ev, lab, id),
 				r->gnode[callee ? lo : hi], period);
@@ -1758,21 +1766,41 @@ const struct symrep_path *symrep__paths(const struct symrep *r, size_t idx, size
 size_t symrep__path_frames(const struct symrep *r, size_t idx, const struct symrep_path *p,
 			   struct symrep_name *v, size_t max)
 {
-	size_t used = strlen(p->label) + 1, n = 0, len, key, cap = sizeof(r->buf) - 1;
+	size_t used = strlen(p->label) + 1, n = 0, len, key, cap = sizeof(r->buf) - 1, skip = 0, i;
 	uint32_t node = p->node;
 	const char *name;
 
 	if (used + 1 >= cap)
 		return 0;
-	while (node != CALLPATHS_NONE && used < cap && n < max) {
-		used += n > 0;		/* the separator */
-		node = callpaths__next(r->cpaths[idx], node, &name, &key);
+	if (r->outer_first) {	/* its frames from the sampled one out: the last @max, reversed */
+		for (; node != CALLPATHS_NONE; n++)
+			node = callpaths__next(r->cpaths[idx], node, &name, &key);
+		skip = n > max ? n - max : 0;
+		for (node = p->node, n = 0; node != CALLPATHS_NONE; n++) {
+			node = callpaths__next(r->cpaths[idx], node, &name, &key);
+			if (n >= skip)
+				v[max - 1 - (n - skip)] = (struct symrep_name){ name, 0, key };
+		}
+		n -= skip;
+		memmove(v, v + max - n, n * sizeof(*v));
+	}
+	for (i = 0; r->outer_first ? i < n : node != CALLPATHS_NONE && i < max; i++) {
+		if (used >= cap)
+			break;
+		used += i > 0;		/* the separator */
+		if (r->outer_first) {
+			name = v[i].s;
+			key = v[i].key_len;
+		} else {
+			node = callpaths__next(r->cpaths[idx], node, &name, &key);
+		}
 		len = strnlen(name, key);	/* (the frame's identity after it) */
 		if (used + len > cap)
 			key = len = used < cap ? cap - used : 0;
-		v[n++] = (struct symrep_name){ name, len, key };
+		v[i] = (struct symrep_name){ name, len, key };
 		used += len;
 	}
+	n = i;
 	if (n && !v[n - 1].len)
 		n--;
 	return n;
