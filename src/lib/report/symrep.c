@@ -817,12 +817,12 @@ static uint32_t graph_name(struct symrep *r, size_t ev, const struct sym_loc *f)
  */
 static int graph_names(struct symrep *r, size_t ev, size_t np)
 {
-	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE || r->outer_first;
+	bool from_outer = r->cfg.graph == SYMREP_GRAPH_CALLEE || r->outer_first;
 	uint32_t tail = CALLPATHS_NONE;
 	size_t i, k;
 
 	for (i = 0; i < np; i++) {
-		k = callee ? np - 1 - i : i;
+		k = from_outer ? np - 1 - i : i;
 		tail = callpaths__node(r->cpaths[ev], graph_name(r, ev, &r->xf[k]), tail);
 		if (tail == CALLPATHS_NONE)
 			return -ENOMEM;
@@ -871,10 +871,10 @@ static uint32_t path_label(struct symrep *r, size_t ev, const struct sym_key *la
 static int add_path(struct symrep *r, size_t ev, const struct sym_key *lab, uint32_t id,
 		    size_t lo, size_t hi, uint64_t period)
 {
-	bool callee = r->cfg.graph == SYMREP_GRAPH_CALLEE || r->outer_first;
+	bool from_outer = r->cfg.graph == SYMREP_GRAPH_CALLEE || r->outer_first;
 
 	long c = callpaths__add(r->cpaths[ev], path_label(r, ev, lab, id),
-				r->gnode[callee ? lo : hi], period);
+				r->gnode[from_outer ? lo : hi], period);
 
 	if (c < 0)
 		return (int)c;
@@ -1766,38 +1766,34 @@ const struct symrep_path *symrep__paths(const struct symrep *r, size_t idx, size
 size_t symrep__path_frames(const struct symrep *r, size_t idx, const struct symrep_path *p,
 			   struct symrep_name *v, size_t max)
 {
-	size_t used = strlen(p->label) + 1, n = 0, len, key, cap = sizeof(r->buf) - 1, skip = 0, i;
-	uint32_t node = p->node;
+	size_t used = strlen(p->label) + 1, n = 0, nodes = 0, k, len, key, i;
+	size_t cap = sizeof(r->buf) - 1;
+	uint32_t node;
 	const char *name;
 
 	if (used + 1 >= cap)
 		return 0;
-	if (r->outer_first) {	/* its frames from the sampled one out: the last @max, reversed */
-		for (; node != CALLPATHS_NONE; n++)
+	/*
+	 * the path's frames in the order printed, the outermost @max: from its node on, or
+	 * (r->outer_first) the other way, its node the sampled frame
+	 */
+	if (r->outer_first)
+		for (node = p->node; node != CALLPATHS_NONE; nodes++)
 			node = callpaths__next(r->cpaths[idx], node, &name, &key);
-		skip = n > max ? n - max : 0;
-		for (node = p->node, n = 0; node != CALLPATHS_NONE; n++) {
-			node = callpaths__next(r->cpaths[idx], node, &name, &key);
-			if (n >= skip)
-				v[max - 1 - (n - skip)] = (struct symrep_name){ name, 0, key };
-		}
-		n -= skip;
-		memmove(v, v + max - n, n * sizeof(*v));
+	for (node = p->node, k = 0; node != CALLPATHS_NONE && n < max; k++) {
+		node = callpaths__next(r->cpaths[idx], node, &name, &key);
+		if (r->outer_first && nodes - k > max)
+			continue;	/* the innermost beyond @max */
+		v[r->outer_first ? nodes - 1 - k : n] = (struct symrep_name){ name, 0, key };
+		n++;
 	}
-	for (i = 0; r->outer_first ? i < n : node != CALLPATHS_NONE && i < max; i++) {
-		if (used >= cap)
-			break;
+	/* then as many as the line's buffer takes, the last one cut */
+	for (i = 0; i < n && used < cap; i++) {
 		used += i > 0;		/* the separator */
-		if (r->outer_first) {
-			name = v[i].s;
-			key = v[i].key_len;
-		} else {
-			node = callpaths__next(r->cpaths[idx], node, &name, &key);
-		}
-		len = strnlen(name, key);	/* (the frame's identity after it) */
+		len = strnlen(v[i].s, v[i].key_len);	/* (the frame's identity after it) */
 		if (used + len > cap)
-			key = len = used < cap ? cap - used : 0;
-		v[i] = (struct symrep_name){ name, len, key };
+			v[i].key_len = len = used < cap ? cap - used : 0;
+		v[i].len = len;
 		used += len;
 	}
 	n = i;

@@ -321,10 +321,6 @@ static bool kernel_space(uint16_t cpumode)
 	return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 }
 
-/*
- * symbols__resolve() with the version of the address space @ip is read in (@space[0] the
- * user modes', @space[1] the kernel's: symbols__spaces()), where @space is not NULL
- */
 static uint64_t ident_hash(const struct sym_ident *k)
 {
 	uint64_t h = (k->what * 0x9e3779b97f4a7c15ull ^ k->start) * 0xc4ceb9fe1a85ec53ull ^
@@ -384,6 +380,10 @@ static uint32_t ident_of(struct symbols *s, const struct sym_loc *l)
 	return s->ident_tab[j] = (uint32_t)s->nr_idents;
 }
 
+/*
+ * symbols__resolve() with the version of the address space @ip is read in (@space[0] the
+ * user modes', @space[1] the kernel's: symbols__spaces()), where @space is not NULL
+ */
 /* resolve_in() of what its memo does not have, into the memo's entry @e (NULL: none) */
 static __attribute__((noinline)) void resolve_now(struct symbols *s, uint32_t pid, uint64_t ip,
 						  uint16_t cpumode, unsigned int flags,
