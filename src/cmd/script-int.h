@@ -152,6 +152,8 @@ void trace_memo__delete(struct trace_memo *m);
  */
 const char *trace_memo__print(struct trace_memo *m, struct tep_handle *tep,
 			      struct trace_seq *ts, struct tep_record *rec, size_t *len);
+/* whether event @id's payloads are formatted without the memo now (too few are found there) */
+bool trace_memo__direct(const struct trace_memo *m, int id);
 
 /*
  * A tracepoint's print format compiled (script-tpfmt.c): _new() NULL where the format holds

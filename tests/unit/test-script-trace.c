@@ -197,6 +197,35 @@ START_TEST(test_memo_bound)
 END_TEST
 
 /*
+ * Payloads that do not repeat are formatted without the memo once a window of the sampled
+ * ones is mostly not found there, and go through it again once they repeat; the text is
+ * libtraceevent's throughout.
+ */
+START_TEST(test_memo_direct)
+{
+	struct tep_handle *tep = tep_new();
+	struct trace_memo *m = trace_memo__new(64u << 20);
+	struct rec r = { .type = 1 };
+	int i;
+
+	memcpy(r.w.comm, "t", 2);
+	ck_assert(!trace_memo__direct(m, 1));
+	for (i = 0; i < 60000; i++) {		/* each payload once */
+		r.w.pid = i;
+		check(m, tep, &r);
+	}
+	ck_assert(trace_memo__direct(m, 1));
+	for (i = 0; i < 100000; i++) {		/* 1000 payloads, 100 times each */
+		r.w.pid = 1000000 + i % 1000;
+		check(m, tep, &r);
+	}
+	ck_assert(!trace_memo__direct(m, 1));
+	trace_memo__delete(m);
+	tep_free(tep);
+}
+END_TEST
+
+/*
  * The text memo's front (the lines of keys found lately) holds nothing past a clear: a key
  * found once, then gone with the memo's bound, is not found again, even where its old place
  * holds another key's text now.
@@ -285,6 +314,7 @@ int main(void)
 	tcase_add_test(tc, test_memo_equals_tep);
 	tcase_add_test(tc, test_memo_folds_as_tep);
 	tcase_add_test(tc, test_memo_bound);
+	tcase_add_test(tc, test_memo_direct);
 	tcase_add_test(tc, test_memo_front_clear);
 	tcase_add_test(tc, test_frame_memo);
 	suite_add_tcase(s, tc);
