@@ -409,6 +409,47 @@ START_TEST(test_lost)
 }
 END_TEST
 
+/*
+ * Distinct wakers per wakee: each (wakee, waker) pair counted once, however often and in
+ * whatever order it comes back, and a waker's pair with one wakee is not another's.
+ */
+START_TEST(test_distinct_wakers)
+{
+	static const uint32_t wakers[] = { 301, 302, 301, 303, 302, 301, 303 };
+	struct fake f;
+	json_t *j, *t;
+	size_t i, seen = 0;
+
+	fake_init(&f, NR);
+	ck_assert_int_eq(f.ops.begin(f.ops.ctx, &f.info), 0);
+	for (i = 0; i < sizeof(wakers) / sizeof(wakers[0]); i++) {
+		WAKE(&f, WAKING, 0, 100 * i + 10, wakers[i], 300, 1);
+		SW(&f, 1, 100 * i + 20, 0, 0, 300);
+		SW(&f, 1, 100 * i + 30, 300, 1, 0);
+	}
+	WAKE(&f, WAKING, 0, 1000, 301, 310, 1);	/* 301 wakes another */
+	SW(&f, 1, 1010, 0, 0, 310);
+	j = schedan__json(f.a);
+	ck_assert_ptr_nonnull(j);
+	json_array_foreach(json_object_get(j, "tasks"), i, t) {
+		uint64_t tid = (uint64_t)json_integer_value(json_object_get(t, "tid"));
+		json_int_t n = json_integer_value(json_object_get(t, "distinct_wakers"));
+
+		if (tid == 300 || tid == 310)
+			seen++;
+		if (tid == 300)
+			ck_assert_int_eq(n, 3);
+		else if (tid == 310)
+			ck_assert_int_eq(n, 1);
+		else
+			ck_assert_int_eq(n, 0);
+	}
+	ck_assert_uint_eq(seen, 2);
+	json_decref(j);
+	fake_exit(&f);
+}
+END_TEST
+
 START_TEST(test_missing)
 {
 	struct fake f;
@@ -660,6 +701,7 @@ int main(void)
 	tcase_add_test(tc, test_paths);
 	tcase_add_test(tc, test_idle_llc);
 	tcase_add_test(tc, test_lost);
+	tcase_add_test(tc, test_distinct_wakers);
 	tcase_add_test(tc, test_missing);
 	tcase_add_test(tc, test_percentiles);
 	tcase_add_test(tc, test_old_kernel_ipis);

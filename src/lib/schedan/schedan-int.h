@@ -65,8 +65,7 @@ struct task {
 	/* as a wakee: the last waker, and the distinct ones, saturating */
 	uint32_t last_waker;
 	uint64_t wakings, flips;
-	uint32_t *wakers;
-	uint32_t nr_wakers, cap_wakers;
+	uint32_t nr_wakers;		/* (the pairs in schedan.pairs) */
 	uint32_t ppid;
 	uint64_t migrations[MIGR__NR], wakeup_migrations;
 	struct schedan_lat lat;		/* their percentiles, by schedan__percentiles() */
@@ -139,6 +138,9 @@ struct schedan {
 	size_t nr_tasks, cap_tasks;
 	struct tid_slot *index;
 	size_t index_cap;
+	/* the (wakee, waker) pairs seen: wakee's number << 32 | waker's tid; 0 empty */
+	uint64_t *pairs;
+	size_t nr_pairs, pairs_cap;
 	/* per CPU */
 	uint64_t *cpu_last_switch;
 	struct task **cpu_curr;		/* the task last switched in, NULL when not known */

@@ -65,10 +65,9 @@ void schedan__delete(struct schedan *a)
 
 	if (!a)
 		return;
-	for (i = 0; i < a->nr_tasks; i++) {
-		free(a->tasks[i]->wakers);
+	for (i = 0; i < a->nr_tasks; i++)
 		free(a->tasks[i]);
-	}
+	free(a->pairs);
 	latvec__free(&a->lats);
 	free(a->comms);
 	free(a->tasks);
@@ -486,6 +485,41 @@ static int wakeup_start(struct schedan *a, struct task *t, int cpu, int dst, uin
 	return 0;
 }
 
+static size_t hash_pair(uint64_t key, size_t cap)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
+}
+
+/* @key (never 0) into the set of pairs: 1 where it is new, 0 where it was there, -ENOMEM */
+static int pair__add(struct schedan *a, uint64_t key)
+{
+	size_t i;
+
+	if (2 * (a->nr_pairs + 1) > a->pairs_cap) {
+		size_t cap = a->pairs_cap ? 2 * a->pairs_cap : 4096, j;
+		uint64_t *n = calloc(cap, sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		for (i = 0; i < a->pairs_cap; i++) {
+			if (!a->pairs[i])
+				continue;
+			for (j = hash_pair(a->pairs[i], cap); n[j]; j = (j + 1) & (cap - 1))
+				;
+			n[j] = a->pairs[i];
+		}
+		free(a->pairs);
+		a->pairs = n;
+		a->pairs_cap = cap;
+	}
+	for (i = hash_pair(key, a->pairs_cap); a->pairs[i]; i = (i + 1) & (a->pairs_cap - 1))
+		if (a->pairs[i] == key)
+			return 0;
+	a->pairs[i] = key;
+	a->nr_pairs++;
+	return 1;
+}
+
 static int on_waking(struct schedan *a, const struct stream_sample *s, enum ev_kind k)
 {
 	uint32_t pid = (uint32_t)fval(a, k, F_PID, s->raw);
@@ -519,22 +553,11 @@ static int on_waking(struct schedan *a, const struct stream_sample *s, enum ev_k
 			waker->flips++;
 		waker->last_wakee = pid;
 		if (wakee->last_waker != waker->tid && wakee->nr_wakers < MAX_WAKERS) {
-			uint32_t i;
+			int ret = pair__add(a, (uint64_t)wakee->nr << 32 | waker->tid);
 
-			for (i = 0; i < wakee->nr_wakers && wakee->wakers[i] != waker->tid; i++)
-				;
-			if (i == wakee->nr_wakers) {
-				if (wakee->nr_wakers == wakee->cap_wakers) {
-					uint32_t cap = wakee->cap_wakers ? 2 * wakee->cap_wakers : 4;
-					uint32_t *nw = realloc(wakee->wakers, cap * sizeof(*nw));
-
-					if (!nw)
-						return -ENOMEM;
-					wakee->wakers = nw;
-					wakee->cap_wakers = cap;
-				}
-				wakee->wakers[wakee->nr_wakers++] = waker->tid;
-			}
+			if (ret < 0)
+				return ret;
+			wakee->nr_wakers += ret;
 		}
 		wakee->last_waker = waker->tid;
 	}
