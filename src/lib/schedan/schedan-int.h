@@ -24,9 +24,11 @@ struct lat_rec {
  * (latvec__sketch()): records of one task, class and bucket merged, found through @idx, so
  * that its size follows the tasks and their spread, not the length of the input. A
  * percentile of a sketch is the largest value of its bucket: above the exact one by less than
- * a bucket's width, 1/64 of the value (HISTOGRAM_REL_ERROR * 2).
+ * a bucket's width, 1/64 of the value (HISTOGRAM_REL_ERROR * 2). 524,288 latencies (8 MB)
+ * are 5.8 times the wakeups of hackbench's 800 tasks over 300,701 records; at 2^21 (32 MB,
+ * grown from 16 MB beside it) `sched -i` of a 2 GB file took 99-110 MB, at 2^19 60 MB.
  */
-#define LATVEC_EXACT (1u << 21)
+#define LATVEC_EXACT (1u << 19)
 
 struct latvec {
 	struct lat_rec *v;
