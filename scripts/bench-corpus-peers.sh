@@ -17,7 +17,7 @@
 # The peer of --folded is `perf script -F comm,ip,sym` piped to an awk folding of the same shape
 # (comm;outer;...;inner COUNT), the awk's time counted: `perf report -g folded` prints another
 # shape (per-entry chains with percentages). schedlens runs with a lookup cache of its own, filled
-# by a first run; --sort srcline runs with SCHEDLENS_NO_CACHE=1 (no cache at all).
+# by a first run of each command; --sort srcline runs with SCHEDLENS_NO_CACHE=1 (no cache at all).
 # BENCH_CORPUS_FILES picks files (default "syswide dwarf sched tracepoint"; the last has one fast
 # path's shape and is not the headline).
 set -u
@@ -184,7 +184,12 @@ for name in $files; do
 	rm -f "$tmp"/m.* "$tmp"/out.* "$tmp"/d.* "$tmp/diffs"
 	bench_settle "$f"
 	bench_settle_bins "$sl" "$p61" ${p612:+"$p612"}
-	"$sl" report -i "$f" --sort sym >/dev/null 2>&1 # fills schedlens's lookup cache
+	# schedlens's lookup cache filled by a first run of each command (sched -i and script
+	# resolve the kernel addresses of IPI fields through kallsyms, report the samples' own)
+	for c in $cases; do
+		argv sl "$c" "$f"
+		[ "$c" = srcline ] || "${CMD[@]}" >/dev/null 2>&1
+	done
 	for ((r = 0; r < runs; r++)); do
 		for c in $cases; do
 			for t in $tools; do
