@@ -233,17 +233,26 @@ static void fold_values(struct tep_print_arg *a)
 	}
 }
 
-static struct memo_event *event_of(struct trace_memo *m, struct tep_handle *tep, int id)
+/* the memo's event @id, NULL where it has not met it */
+static struct memo_event *find_event(const struct trace_memo *m, int id)
 {
-	struct tep_print_arg *a;
-	struct tep_format_field *f;
-	struct tep_event *ev;
-	struct memo_event *e;
 	size_t i;
 
 	for (i = 0; i < m->nr_events; i++)
 		if (m->events[i].id == id)
 			return &m->events[i];
+	return NULL;
+}
+
+static struct memo_event *event_of(struct trace_memo *m, struct tep_handle *tep, int id)
+{
+	struct tep_print_arg *a;
+	struct tep_format_field *f;
+	struct tep_event *ev;
+	struct memo_event *e = find_event(m, id);
+
+	if (e)
+		return e;
 	e = realloc(m->events, (m->nr_events + 1) * sizeof(*e));
 	if (!e)
 		return NULL;
@@ -355,26 +364,19 @@ static const char *format(struct trace_memo *m, const struct memo_event *e,
 
 bool trace_memo__direct(const struct trace_memo *m, int id)
 {
-	size_t i;
+	const struct memo_event *e = m ? find_event(m, id) : NULL;
 
-	for (i = 0; m && i < m->nr_events; i++)
-		if (m->events[i].id == id)
-			return m->events[i].direct;
-	return false;
+	return e && e->direct;
 }
 
-/* format() without the memo, its length in *@len */
-static const char *format_len(struct trace_memo *m, const struct memo_event *e,
-			      struct tep_handle *tep, struct trace_seq *ts, struct tep_record *rec,
-			      size_t *len)
+/* a sampled payload of @e, @found in the memo or not: at the end of a window, the decision */
+static void window_count(struct memo_event *e, bool found)
 {
-	uint32_t tlen;
-	bool whole;
-	const char *text = format(m, e, tep, ts, rec, &tlen, &whole);
-
-	if (len)
-		*len = tlen;
-	return text;
+	e->found += found;
+	if (++e->tried == WINDOW) {
+		e->direct = e->found < WINDOW_FOUND;
+		e->tried = e->found = 0;
+	}
 }
 
 const char *trace_memo__print(struct trace_memo *m, struct tep_handle *tep,
@@ -384,7 +386,7 @@ const char *trace_memo__print(struct trace_memo *m, struct tep_handle *tep,
 	const char *text, *kept;
 	struct memo_event *e;
 	uint32_t klen, tlen;
-	bool whole, sampled;
+	bool whole, sampled, memo;
 	uint64_t h;
 	int id;
 
@@ -399,19 +401,14 @@ const char *trace_memo__print(struct trace_memo *m, struct tep_handle *tep,
 		klen = (uint32_t)rec->size - e->off;
 		h = hash_bytes(key, klen, (uint64_t)(uint32_t)id << 32);
 		sampled = e->fmt && !(h >> (64 - SAMPLE_BITS));
-		if (e->direct && !sampled)
-			return format_len(m, e, tep, ts, rec, len);
-		text = text_memo__get(m->texts, id, key, klen, h, &tlen);
-		if (sampled) {
-			e->found += text != NULL;
-			if (++e->tried == WINDOW) {
-				e->direct = e->found < WINDOW_FOUND;
-				e->tried = e->found = 0;
-			}
-		}
+		memo = sampled || !e->direct;
+		text = memo ? text_memo__get(m->texts, id, key, klen, h, &tlen) : NULL;
+		if (sampled)
+			window_count(e, text != NULL);
 		if (!text) {
 			text = format(m, e, tep, ts, rec, &tlen, &whole);
-			kept = whole ? text_memo__put(m->texts, id, key, klen, h, text, tlen) : NULL;
+			kept = memo && whole ? text_memo__put(m->texts, id, key, klen, h, text, tlen)
+					     : NULL;
 			text = kept ?: text;
 		}
 	}

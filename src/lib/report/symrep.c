@@ -810,19 +810,26 @@ static uint32_t graph_name(struct symrep *r, size_t ev, const struct sym_loc *f)
 	return e->name;
 }
 
+/* whether a row's paths are kept in the trie from the outermost frame (callee order's, and
+ * r->outer_first's) */
+static bool from_outer(const struct symrep *r)
+{
+	return r->cfg.graph == SYMREP_GRAPH_CALLEE || r->outer_first;
+}
+
 /*
  * The nodes in r->cpaths[@ev] of the @np path frames of r->xf, each in r->gnode[] the path
- * from its frame to the end (caller order: to frame 0; callee order: to the outermost): every
+ * from its frame to the end (to frame 0, or with from_outer() to the outermost): every
  * path of a sample is one of them. 0 or -ENOMEM.
  */
 static int graph_names(struct symrep *r, size_t ev, size_t np)
 {
-	bool from_outer = r->cfg.graph == SYMREP_GRAPH_CALLEE || r->outer_first;
 	uint32_t tail = CALLPATHS_NONE;
+	bool outer = from_outer(r);
 	size_t i, k;
 
 	for (i = 0; i < np; i++) {
-		k = from_outer ? np - 1 - i : i;
+		k = outer ? np - 1 - i : i;
 		tail = callpaths__node(r->cpaths[ev], graph_name(r, ev, &r->xf[k]), tail);
 		if (tail == CALLPATHS_NONE)
 			return -ENOMEM;
@@ -871,10 +878,8 @@ static uint32_t path_label(struct symrep *r, size_t ev, const struct sym_key *la
 static int add_path(struct symrep *r, size_t ev, const struct sym_key *lab, uint32_t id,
 		    size_t lo, size_t hi, uint64_t period)
 {
-	bool from_outer = r->cfg.graph == SYMREP_GRAPH_CALLEE || r->outer_first;
-
 	long c = callpaths__add(r->cpaths[ev], path_label(r, ev, lab, id),
-				r->gnode[from_outer ? lo : hi], period);
+				r->gnode[from_outer(r) ? lo : hi], period);
 
 	if (c < 0)
 		return (int)c;

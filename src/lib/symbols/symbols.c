@@ -380,10 +380,6 @@ static uint32_t ident_of(struct symbols *s, const struct sym_loc *l)
 	return s->ident_tab[j] = (uint32_t)s->nr_idents;
 }
 
-/*
- * symbols__resolve() with the version of the address space @ip is read in (@space[0] the
- * user modes', @space[1] the kernel's: symbols__spaces()), where @space is not NULL
- */
 /* resolve_in() of what its memo does not have, into the memo's entry @e (NULL: none) */
 static __attribute__((noinline)) void resolve_now(struct symbols *s, uint32_t pid, uint64_t ip,
 						  uint16_t cpumode, unsigned int flags,
@@ -449,6 +445,10 @@ static inline bool rmemo_ready(struct symbols *s)
 	return s->rmemo;
 }
 
+/*
+ * symbols__resolve() with the version of the address space @ip is read in (@space_of[0] the
+ * user modes', @space_of[1] the kernel's: symbols__spaces()), where @space_of is not NULL
+ */
 static inline void resolve_in(struct symbols *s, const uint64_t *space_of, uint32_t pid,
 			      uint64_t ip, uint16_t cpumode, unsigned int flags,
 			      struct sym_loc *out)
