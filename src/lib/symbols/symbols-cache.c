@@ -138,15 +138,80 @@ static bool debugfile_holds(const struct symbols *s, const struct sym_dso *d, co
 	return !strcmp(ident, dbg);
 }
 
+/*
+ * A cache file read and checked, its entries imported into the DSO's table as they are looked
+ * up (sym_cache__import()): a session that looks up a few addresses of a kernel whose file
+ * holds thousands interns a few names, not all of them.
+ */
+struct sym_cfile {
+	char *buf;			/* the file */
+	const struct cache_ent *ents;
+	const char *strs;
+	uint32_t nr, str_size;
+	uint32_t *idx;			/* entry + 1 by key, open addressed (0: empty) */
+	size_t mask;
+	struct sym_stacks *intern;	/* where names go (symbols.strs) */
+};
+
+static uint64_t key_hash(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	return x ^ x >> 33;
+}
+
+void sym_cache__close(struct sym_dso *d)
+{
+	if (!d->cfile)
+		return;
+	free(d->cfile->buf);
+	free(d->cfile->idx);
+	free(d->cfile);
+	d->cfile = NULL;
+}
+
+bool sym_cache__import(struct sym_dso *d, uint64_t key, struct sym_cache_ent *e)
+{
+	const struct sym_cfile *cf = d->cfile;
+	const struct cache_ent *c = NULL;
+	bool bad = false;
+	size_t i;
+
+	if (!cf)
+		return false;
+	for (i = key_hash(key) & cf->mask; cf->idx[i]; i = (i + 1) & cf->mask)
+		if (cf->ents[cf->idx[i] - 1].key == key) {
+			c = &cf->ents[cf->idx[i] - 1];
+			break;
+		}
+	if (!c)
+		return false;
+	/* (offsets and states were checked when the file was read) */
+	e->sym = sym_intern(cf->intern, str_at(cf->strs, cf->str_size, c->sym, &bad));
+	e->file = sym_intern(cf->intern, str_at(cf->strs, cf->str_size, c->file, &bad));
+	e->inl = sym_intern(cf->intern, str_at(cf->strs, cf->str_size, c->inl, &bad));
+	e->chain = sym_intern(cf->intern, str_at(cf->strs, cf->str_size, c->chain, &bad));
+	if ((c->sym != NO_STR && !e->sym) || (c->file != NO_STR && !e->file) ||
+	    (c->inl != NO_STR && !e->inl) || (c->chain != NO_STR && !e->chain))
+		return false;	/* ENOMEM: looked up again instead */
+	e->key = key;
+	e->sym_start = c->sym_start;
+	e->line = c->line;
+	e->state = c->state;
+	d->cache_used++;
+	return true;
+}
+
 static bool cache_parse(struct symbols *s, struct sym_dso *d, const char *identity,
 			char *buf, size_t size)
 {
 	struct cache_hdr h;
 	const struct cache_ent *ents;
 	const char *strs, *id, *dbg;
+	struct sym_cfile *cf;
 	uint64_t sum;
 	bool bad = false;
-	size_t i;
+	size_t i, mask = 15, k;
 
 	if (size < sizeof(h))
 		return false;
@@ -167,39 +232,44 @@ static bool cache_parse(struct symbols *s, struct sym_dso *d, const char *identi
 		return false;
 	id = str_at(strs, h.str_size, h.identity, &bad);
 	dbg = str_at(strs, h.str_size, h.debugfile, &bad);
-	if (bad || !id || !dbg || strcmp(id, identity) || !debugfile_holds(s, d, dbg) ||
-	    sym_dso__reserve(d, d->cache_used + h.nr_ents))
+	if (bad || !id || !dbg || strcmp(id, identity) || !debugfile_holds(s, d, dbg))
 		return false;
 	for (i = 0; i < h.nr_ents; i++) {
 		const struct cache_ent *c = &ents[i];
-		struct sym_cache_ent *e;
-		const char *sym = str_at(strs, h.str_size, c->sym, &bad);
-		const char *file = str_at(strs, h.str_size, c->file, &bad);
-		const char *inl = str_at(strs, h.str_size, c->inl, &bad);
-		const char *chain = str_at(strs, h.str_size, c->chain, &bad);
+		bool chain = c->chain != NO_STR;
 
 		/* an inline chain may be looked up where no symbol was (a caller's ip - 1) */
-		if (bad || !(c->state & (SYM_ENT_SYM | SYM_ENT_CHAIN)) ||
+		if ((c->sym != NO_STR && c->sym >= h.str_size) ||
+		    (c->file != NO_STR && c->file >= h.str_size) ||
+		    (c->inl != NO_STR && c->inl >= h.str_size) ||
+		    (chain && c->chain >= h.str_size) ||
+		    !(c->state & (SYM_ENT_SYM | SYM_ENT_CHAIN)) ||
 		    c->state > (SYM_ENT_SYM | SYM_ENT_LINE | SYM_ENT_INL | SYM_ENT_CHAIN) ||
 		    !(c->state & SYM_ENT_CHAIN) != !chain || (chain && d->kernel))
 			return false;
-		e = sym_dso__slot(d, c->key);
-		if (!e)
-			return false;
-		if (!e->state)
-			d->cache_used++;
-		e->key = c->key;
-		e->sym_start = c->sym_start;
-		e->line = c->line;
-		e->state = c->state;
-		e->sym = sym_intern(s->strs, sym);
-		e->file = sym_intern(s->strs, file);
-		e->inl = sym_intern(s->strs, inl);
-		e->chain = sym_intern(s->strs, chain);
-		if ((sym && !e->sym) || (file && !e->file) || (inl && !e->inl) ||
-		    (chain && !e->chain))
-			return false;
 	}
+	while (mask < (size_t)h.nr_ents * 2)
+		mask = mask * 2 + 1;
+	cf = calloc(1, sizeof(*cf));
+	if (!cf || !(cf->idx = calloc(mask + 1, sizeof(*cf->idx)))) {
+		free(cf);
+		return false;
+	}
+	for (i = 0; i < h.nr_ents; i++) {	/* a key twice: the later entry, as before */
+		for (k = key_hash(ents[i].key) & mask; cf->idx[k]; k = (k + 1) & mask)
+			if (ents[cf->idx[k] - 1].key == ents[i].key)
+				break;
+		cf->idx[k] = (uint32_t)i + 1;
+	}
+	cf->buf = buf;
+	cf->ents = ents;
+	cf->strs = strs;
+	cf->nr = h.nr_ents;
+	cf->str_size = h.str_size;
+	cf->mask = mask;
+	cf->intern = s->strs;
+	sym_cache__close(d);
+	d->cfile = cf;
 	d->status = h.status;
 	d->dwarf_checked = h.flags & CACHE_DWARF_CHECKED;
 	return true;
@@ -231,14 +301,10 @@ bool sym_cache__read(struct symbols *s, struct sym_dso *d, const char *identity)
 		got += n;
 	}
 	ok = cache_parse(s, d, identity, buf, got);
-	if (!ok) {
-		/* what a bad file left in the table would mix with fresh lookups: start over */
-		if (d->cache)
-			memset(d->cache, 0, (d->cache_mask + 1) * sizeof(*d->cache));
-		d->cache_used = 0;
-		d->dwarf_checked = false;
-		d->dirty = true;
-	}
+	if (ok)
+		buf = NULL;	/* d->cfile's */
+	else
+		d->dirty = true;	/* rewritten once the DSO has been read */
 out_close:
 	free(buf);
 	close(fd);
@@ -414,7 +480,12 @@ int sym_cache__write(struct symbols *s, struct sym_dso *d, const char *identity)
 	bool fresh;
 	int ret = 0;
 
-	if (!s->cache_dir || !d->cache_id || !d->cache_used)
+	if (!s->cache_dir || !d->cache_id)
+		return 0;
+	for (i = 0; d->cfile && i < d->cfile->nr; i++)	/* the file's entries not looked up */
+		sym_dso__slot(d, d->cfile->ents[i].key);
+	sym_cache__close(d);
+	if (!d->cache_used)
 		return 0;
 	ret = cache_path(s, d->cache_id, path, sizeof(path));
 	if (ret)

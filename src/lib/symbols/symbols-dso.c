@@ -44,6 +44,7 @@ void sym_dso__delete(struct sym_dso *d)
 	free(d->fns);
 	free(d->all);
 	free(d->cache);
+	sym_cache__close(d);
 	free(d->cache_id);
 	free(d->cache_ident);
 	free(d->name);
@@ -564,6 +565,7 @@ struct sym_cache_ent *sym_dso__slot(struct sym_dso *d, uint64_t key)
 	for (i = hash64(key) & d->cache_mask; d->cache[i].state; i = (i + 1) & d->cache_mask)
 		if (d->cache[i].key == key)
 			return &d->cache[i];
+	sym_cache__import(d, key, &d->cache[i]);
 	return &d->cache[i];
 }
 

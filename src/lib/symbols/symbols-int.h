@@ -51,6 +51,8 @@ struct sym_cache_ent {
 
 #define SYM_ENT_USED	(1u << 7)	/* looked up in this session (not persisted) */
 
+struct sym_cfile;
+
 struct sym_dso {
 	char *name;		/* as recorded */
 	char *path;		/* symfs + name, or the vmlinux; the file read once opened */
@@ -75,6 +77,7 @@ struct sym_dso {
 	bool all_read;
 	struct sym_cache_ent *cache;
 	size_t cache_mask, cache_used;
+	struct sym_cfile *cfile;	/* its cache file, entries not yet in cache (NULL: none) */
 	int64_t kdelta;		/* kernel: runtime address - vmlinux address */
 	int own_fd;		/* [vdso]: this process's, copied into a memfd (path names it);
 				   -1: none */
@@ -189,11 +192,16 @@ int sym_fn__by_start(const void *a, const void *b);
 
 /*
  * The persistent cache of one DSO: <cache_dir>/srcline/<cache_id>, entries (address, symbol,
- * source line, inline) and the DSO's status. Read: entries into d->cache, true when the file
- * was valid for @d (its path, its debug file still there); anything else is ignored.
+ * source line, inline) and the DSO's status. Read: the file checked whole and kept as
+ * d->cfile, true when it was valid for @d (its path, its debug file still there); anything
+ * else is ignored. Its entries go into d->cache as they are looked up (sym_dso__slot()).
  */
 bool sym_cache__read(struct symbols *s, struct sym_dso *d, const char *identity);
-/* write @d's entries atomically (temporary file, rename). 0 or -errno */
+/* the file's entry for @key into the empty slot @e, counted in d->cache_used; false: none */
+bool sym_cache__import(struct sym_dso *d, uint64_t key, struct sym_cache_ent *e);
+/* d->cfile let go (its entries not looked up with it) */
+void sym_cache__close(struct sym_dso *d);
+/* write @d's entries, its file's too, atomically (temporary file, rename). 0 or -errno */
 int sym_cache__write(struct symbols *s, struct sym_dso *d, const char *identity);
 /* FNV-1a of @n bytes at @p, continuing from @h (SYM_HASH_SEED to start) */
 #define SYM_HASH_SEED 1469598103934665603ull
@@ -201,6 +209,8 @@ uint64_t sym_hash(const void *p, size_t n, uint64_t h);
 struct stat;
 /* "PATH DEV INO SIZE MTIME" of a file: what a cache entry made from it is checked against */
 void sym_file_ident(const char *path, const struct stat *st, char *buf, size_t len);
+/* @key's slot in @d's lookup table (from its cache file if it has it there), else the empty
+ * slot for it; NULL: ENOMEM */
 struct sym_cache_ent *sym_dso__slot(struct sym_dso *d, uint64_t key);
 /* room in @d's lookup table for @nr entries without growing: 0 or -ENOMEM */
 int sym_dso__reserve(struct sym_dso *d, size_t nr);
