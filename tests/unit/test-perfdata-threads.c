@@ -131,6 +131,54 @@ START_TEST(test_space_versions)
 }
 END_TEST
 
+/*
+ * Forked processes share their parent's maps until one of them maps something: what one
+ * maps after the fork (over a shared map too) the others do not see, and what they shared
+ * stays as it was for each
+ */
+START_TEST(test_fork_maps_own)
+{
+	struct threads *t = threads__new();
+	struct stream_task fork = { .fork = true, .ppid = 10, .ptid = 10 };
+	struct taddr a;
+	uint32_t pid;
+
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(umap(t, 10, 0x400000, 0x2000, 0, "/bin/app"), 0);
+	for (pid = 20; pid <= 22; pid++) {
+		fork.pid = fork.tid = pid;
+		ck_assert_int_eq(threads__task(t, &fork, 0), 0);
+	}
+	ck_assert_int_eq(umap(t, 10, 0x500000, 0x1000, 0, "/lib/parent.so"), 0);
+	ck_assert_int_eq(umap(t, 21, 0x401000, 0x1000, 0, "/lib/over.so"), 0);
+	ck_assert_int_eq(umap(t, 22, 0x600000, 0x1000, 0, "/lib/child.so"), 0);
+	/* the parent's new map is its own */
+	ck_assert_int_eq(threads__resolve(t, 10, 10, PERF_RECORD_MISC_USER, 0x500010, &a), 0);
+	ck_assert_str_eq(a.map->dso, "parent.so");
+	for (pid = 20; pid <= 22; pid++) {
+		ck_assert_int_eq(threads__resolve(t, pid, pid, PERF_RECORD_MISC_USER, 0x500010, &a),
+				 0);
+		ck_assert_ptr_null(a.map);
+	}
+	/* a child's map over the shared one cuts its own copy only */
+	ck_assert_int_eq(threads__resolve(t, 21, 21, PERF_RECORD_MISC_USER, 0x401010, &a), 0);
+	ck_assert_str_eq(a.map->dso, "over.so");
+	ck_assert_int_eq(threads__resolve(t, 21, 21, PERF_RECORD_MISC_USER, 0x400010, &a), 0);
+	ck_assert_str_eq(a.map->dso, "app");
+	for (pid = 10; pid <= 22; pid += pid == 10 ? 10 : 2) {	/* 10, 20, 22 */
+		ck_assert_int_eq(threads__resolve(t, pid, pid, PERF_RECORD_MISC_USER, 0x401010, &a),
+				 0);
+		ck_assert_str_eq(a.map->dso, "app");
+		ck_assert_uint_eq(a.addr, 0x1010);
+	}
+	ck_assert_int_eq(threads__resolve(t, 22, 22, PERF_RECORD_MISC_USER, 0x600010, &a), 0);
+	ck_assert_str_eq(a.map->dso, "child.so");
+	ck_assert_int_eq(threads__resolve(t, 20, 20, PERF_RECORD_MISC_USER, 0x600010, &a), 0);
+	ck_assert_ptr_null(a.map);
+	threads__delete(t);
+}
+END_TEST
+
 START_TEST(test_hist)
 {
 	static const enum hist_sort keys[] = { HIST_SORT_COMM, HIST_SORT_DSO };
@@ -180,6 +228,7 @@ int main(void)
 	tcase_add_test(tc, test_comm_override_and_fork);
 	tcase_add_test(tc, test_maps);
 	tcase_add_test(tc, test_space_versions);
+	tcase_add_test(tc, test_fork_maps_own);
 	tcase_add_test(tc, test_hist);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

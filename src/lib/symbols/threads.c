@@ -8,11 +8,22 @@
 #include "schedlens/threads.h"
 #include "schedlens/util.h"
 
+/*
+ * The maps of an address space, in an array a forked process shares with its parent until
+ * either changes (copied then: a fork of 800 processes copies none of the arrays where none
+ * maps anything more)
+ */
+struct tmap_vec {
+	size_t refs;
+	struct tmap v[];
+};
+
 struct maps {
 	size_t refs;
 	uint64_t version;	/* another with each change, unique in the process (next_version()) */
-	struct tmap *v;		/* sorted by start, non-overlapping */
-	size_t nr, alloc;
+	struct tmap_vec *vec;
+	struct tmap *v;		/* vec->v: sorted by start, non-overlapping */
+	size_t nr, alloc;	/* alloc: vec's room */
 	size_t last;		/* lookup cache */
 };
 
@@ -110,27 +121,32 @@ static struct maps *maps__new(void)
 	return m;
 }
 
+static void vec__put(struct tmap_vec *vec)
+{
+	if (vec && !--vec->refs)
+		free(vec);
+}
+
 static void maps__put(struct maps *m)
 {
 	if (m && !--m->refs) {
-		free(m->v);
+		vec__put(m->vec);
 		free(m);
 	}
 }
 
+/* another address space with @src's maps: its array shared until one of them changes */
 static struct maps *maps__clone(const struct maps *src)
 {
 	struct maps *m = maps__new();
 
 	if (!m || !src->nr)
 		return m;
-	m->v = malloc(src->nr * sizeof(*m->v));
-	if (!m->v) {
-		free(m);
-		return NULL;
-	}
-	memcpy(m->v, src->v, src->nr * sizeof(*m->v));
-	m->nr = m->alloc = src->nr;
+	m->vec = src->vec;
+	m->vec->refs++;
+	m->v = src->v;
+	m->nr = src->nr;
+	m->alloc = src->alloc;
 	return m;
 }
 
@@ -164,17 +180,32 @@ static const struct tmap *maps__find(struct maps *m, uint64_t addr)
 	return NULL;
 }
 
+/* room for @extra more maps in an array of @m's own */
 static int maps__reserve(struct maps *m, size_t extra)
 {
-	if (m->nr + extra > m->alloc) {
-		size_t n = (m->nr + extra) * 2;
-		struct tmap *v = realloc(m->v, n * sizeof(*v));
+	struct tmap_vec *vec;
+	size_t n;
 
-		if (!v)
+	if (m->nr + extra <= m->alloc && m->vec->refs == 1)
+		return 0;
+	n = m->nr + extra > m->alloc ? (m->nr + extra) * 2 : m->alloc;
+	if (m->vec && m->vec->refs > 1) {	/* shared: a copy */
+		vec = malloc(sizeof(*vec) + n * sizeof(vec->v[0]));
+		if (!vec)
 			return -ENOMEM;
-		m->v = v;
-		m->alloc = n;
+		memcpy(vec->v, m->v, m->nr * sizeof(*m->v));
+		vec->refs = 1;
+		m->vec->refs--;
+	} else {
+		vec = realloc(m->vec, sizeof(*vec) + n * sizeof(vec->v[0]));
+		if (!vec)
+			return -ENOMEM;
+		if (!m->vec)
+			vec->refs = 1;
 	}
+	m->vec = vec;
+	m->v = vec->v;
+	m->alloc = n;
 	return 0;
 }
 
@@ -379,7 +410,7 @@ void threads__delete(struct threads *t)
 		}
 	}
 	free(t->tab);
-	free(t->kmaps.v);
+	vec__put(t->kmaps.vec);
 	for (i = 0; i < t->nr_phs; i++)
 		free(t->phs[i]);
 	free(t->phs);
