@@ -10,10 +10,9 @@
 #include <unistd.h>
 
 #define HUGE_SIZE (2ul << 20)
-
 int hugebuf__reserve(struct hugebuf *b, size_t bytes)
 {
-	size_t cap = b->cap ? b->cap : HUGE_SIZE;
+	size_t cap = b->cap ? b->cap : b->first ? b->first : HUGE_SIZE;
 	void *p;
 
 	if (bytes <= b->cap)
@@ -23,10 +22,16 @@ int hugebuf__reserve(struct hugebuf *b, size_t bytes)
 			return -ENOMEM;
 		cap *= 2;
 	}
-	if (posix_memalign(&p, HUGE_SIZE, cap))
+	if (cap < HUGE_SIZE) {
+		p = malloc(cap);
+		if (!p)
+			return -ENOMEM;
+	} else if (posix_memalign(&p, HUGE_SIZE, cap)) {
 		return -ENOMEM;
-	/* only advice: without THP it stays 4 kB pages */
-	madvise(p, cap, MADV_HUGEPAGE);
+	} else {
+		/* only advice: without THP it stays 4 kB pages */
+		madvise(p, cap, MADV_HUGEPAGE);
+	}
 	if (b->p)
 		memcpy(p, b->p, b->cap);
 	free(b->p);

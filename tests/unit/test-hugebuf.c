@@ -43,6 +43,32 @@ START_TEST(test_grow)
 }
 END_TEST
 
+/* a buffer with a small first size: that size, doubled while under 2 MB, then 2 MB aligned */
+START_TEST(test_small_first)
+{
+	struct hugebuf b = { .first = 64u << 10 };
+	unsigned char *p;
+	size_t i;
+
+	ck_assert_int_eq(hugebuf__reserve(&b, 100), 0);
+	ck_assert_uint_eq(b.cap, 64u << 10);
+	memset(b.p, 0x3c, b.cap);
+	ck_assert_int_eq(hugebuf__reserve(&b, (64u << 10) + 1), 0);
+	ck_assert_uint_eq(b.cap, 128u << 10);
+	p = b.p;
+	for (i = 0; i < (64u << 10); i += 61)
+		ck_assert_uint_eq(p[i], 0x3c);
+	memset(b.p, 0x3c, b.cap);
+	ck_assert_int_eq(hugebuf__reserve(&b, (3u << 20)), 0);
+	ck_assert_uint_eq(b.cap, 4u << 20);
+	ck_assert_uint_eq((uintptr_t)b.p % (2u << 20), 0);
+	p = b.p;
+	ck_assert_uint_eq(p[(128u << 10) - 1], 0x3c);
+	memset(p, 0, b.cap);
+	hugebuf__free(&b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("hugebuf");
@@ -51,6 +77,7 @@ int main(void)
 	int nf;
 
 	tcase_add_test(tc, test_grow);
+	tcase_add_test(tc, test_small_first);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -15,6 +15,11 @@
 #define LAST_SYMBOL_SPAN (1ull << 20)
 /* a partial load reads this much at a time */
 #define STEP (64u << 10)
+/* /proc/kallsyms (its size unknown) is read into buffers of this size first, doubling up to
+ * BUF_MAX: a partial load of a few steps takes no huge page */
+#define BUF_FIRST (256u << 10)
+#define BUF_MAX (2u << 20)
+#define SYMS_FIRST (64u << 10)	/* and the symbols, 2,730 first */
 
 struct kallsyms {
 	struct ksym *syms;
@@ -156,7 +161,7 @@ static int kallsyms__new_buf(struct kallsyms *k, size_t cap)
 {
 	size_t tail = k->buf ? k->len - k->parsed : 0;
 	struct hugebuf *nb = realloc(k->bufs, (k->nr_bufs + 1) * sizeof(*nb));
-	struct hugebuf b = { 0 };
+	struct hugebuf b = { .first = cap };
 
 	if (!nb)
 		return -ENOMEM;
@@ -226,7 +231,8 @@ int kallsyms__extend(struct kallsyms *k, uint64_t addr, struct errbuf *err)
 			if (kallsyms__covers(k, addr))
 				break;
 		}
-		if (k->cap_buf - k->len < 2 && (ret = kallsyms__new_buf(k, k->cap_buf))) {
+		if (k->cap_buf - k->len < 2 &&
+		    (ret = kallsyms__new_buf(k, k->cap_buf < BUF_MAX ? 2 * k->cap_buf : BUF_MAX))) {
 			err__set(err, ret, "out of memory");
 			goto out_fail;
 		}
@@ -262,7 +268,7 @@ struct kallsyms *kallsyms__load_upto(const char *path, uint64_t max_addr, struct
 {
 	struct kallsyms *k = calloc(1, sizeof(*k));
 	const char *file = path ? path : "/proc/kallsyms";
-	size_t cap = 2 << 20;
+	size_t cap = BUF_FIRST;
 	struct stat st;
 
 	if (!k || !(k->file = strdup(file))) {
@@ -271,6 +277,7 @@ struct kallsyms *kallsyms__load_upto(const char *path, uint64_t max_addr, struct
 		return NULL;
 	}
 	k->ordered = true;
+	k->syms_buf.first = SYMS_FIRST;
 	k->fd = open(file, O_RDONLY | O_CLOEXEC);
 	if (k->fd < 0) {
 		int e = errno;
