@@ -136,6 +136,13 @@ void symbols__lookup(struct symbols *s, const struct sym_addr *a, unsigned int f
 /* The machine's generation (threads__generation()): locating a pid's ip gives the same while
  * it stays. */
 uint64_t symbols__generation(const struct symbols *s);
+/*
+ * The version of the address space an ip of @pid in @cpumode is read in
+ * (threads__map_space(): the kernel's for kernel modes, whatever the pid): locating an ip
+ * gives the same in every space of one version. 0 where it has none (no machine, a pid
+ * without maps): then symbols__generation() and the pid say it.
+ */
+uint64_t symbols__space(struct symbols *s, uint32_t pid, uint16_t cpumode);
 
 /*
  * The user frames of sample @smp unwound from its registers and its copy of the stack

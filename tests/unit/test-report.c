@@ -601,6 +601,46 @@ static const char *find_word(const char *p, const char *w)
  * ones it begins), then unnamed ones by address as a signed number, with each key set and
  * with --children alike (perf's sort__sym_cmp() order, which the sort's numbers must keep)
  */
+/*
+ * Two processes with other files at the same addresses, and a process whose map changes:
+ * samples at one ip count where each was read (a srcline report, whose samples are counted by
+ * place and looked up at the end), not where the first of them was
+ */
+static void feed_two_spaces(struct stream_ops *ops, struct fixture *fx, struct stream_stats *st)
+{
+	struct stream_mmap other = fx->map;
+	int i;
+
+	ck_assert_int_eq(ops->comm(ops->ctx, PID, PID, "tester", true, 1), 0);
+	ck_assert_int_eq(ops->mmap(ops->ctx, &fx->map), 0);
+	ck_assert_int_eq(ops->comm(ops->ctx, PID + 1, PID + 1, "tester", true, 1), 0);
+	other.pid = other.tid = PID + 1;
+	other.filename = "/nonexistent/libotherspace.so";
+	ck_assert_int_eq(ops->mmap(ops->ctx, &other), 0);
+	for (i = 0; i < 3; i++)
+		sample_mid(ops, fx, st, PID, leaf_a, 0, 1000);
+	sample_mid(ops, fx, st, PID + 1, leaf_a, 0, 1000);
+	/* PID's map replaced: the same ip is in the other file now */
+	other.pid = other.tid = PID;
+	ck_assert_int_eq(ops->mmap(ops->ctx, &other), 0);
+	for (i = 0; i < 4; i++)
+		sample_mid(ops, fx, st, PID, leaf_a, 0, 1000);
+}
+
+START_TEST(test_places_by_space)
+{
+	const char *base = strrchr(realpath("/proc/self/exe", (char[PATH_MAX]){ 0 }) ?: "/x", '/');
+	char *t;
+
+	feed = feed_two_spaces;
+	t = run("dso,srcline", NULL);
+	ck_assert_msg(line_with(t, "37.50%", base + 1, "test-report.c:", NULL), "%s", t);
+	ck_assert_msg(line_with(t, "62.50%", "libotherspace.so", NULL), "%s", t);
+	free(t);
+	feed = feed_leaves;
+}
+END_TEST
+
 START_TEST(test_tie_order)
 {
 	static const char *const want[] = {
@@ -718,6 +758,7 @@ int main(void)
 	tcase_add_test(tc, test_chain_repeats);
 	tcase_add_test(tc, test_unresolved_width);
 	tcase_add_test(tc, test_tie_order);
+	tcase_add_test(tc, test_places_by_space);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -19,6 +19,14 @@
  * spaces' generation, and what else the label holds), each located once; symrep__finish()
  * merges those by place (DSO and address) and looks up and labels each place once.
  */
+/*
+ * A place of samples deferred (defer_sample()): by ip, mode and the address space it is read
+ * in (gen: symbols__space()'s version, or with PLACE_BY_PID in mode, where there is none, the
+ * machine's generation and the pid), with the keys of the sample a label has (comm, tid,
+ * cpu, event)
+ */
+#define PLACE_BY_PID 0x8000
+
 struct symrep_addr {
 	uint64_t ip, gen;
 	const char *comm;
@@ -1243,10 +1251,17 @@ static __attribute__((noinline)) int defer_sample(struct symrep *r,
 	if (r->addrs_used * 2 >= r->addrs_mask && addrs_grow(r))
 		return -ENOMEM;
 	k.ip = s->ip;
-	k.gen = symbols__generation(r->syms);
-	k.pid = s->pid;
-	k.tid = r->pid_key ? s->tid : 0;
 	k.mode = s->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	/* where it is read: its address space (a kernel ip's is every pid's), else the pid's
+	 * at this generation of the machine */
+	k.gen = symbols__space(r->syms, s->pid, k.mode);
+	k.pid = 0;
+	if (!k.gen) {
+		k.gen = symbols__generation(r->syms);
+		k.pid = s->pid;
+		k.mode |= PLACE_BY_PID;
+	}
+	k.tid = r->pid_key ? s->tid : 0;
 	k.comm = r->comm_key ? comm : NULL;
 	k.cpu = r->cpu_key ? s->cpu : 0;
 	k.idx = idx < r->cfg.nr_events ? idx : UINT32_MAX;
@@ -1264,7 +1279,7 @@ static __attribute__((noinline)) int defer_sample(struct symrep *r,
 		k.used = true;
 		k.first = r->seq;
 		k.nr_samples = k.period = k.with_caller = 0;
-		symbols__locate(r->syms, s->pid, s->ip, k.mode, 0, &k.a);
+		symbols__locate(r->syms, s->pid, s->ip, k.mode & ~PLACE_BY_PID, 0, &k.a);
 		*e = k;
 		r->addrs_used++;
 	}

@@ -475,6 +475,11 @@ uint64_t symbols__generation(const struct symbols *s)
 	return s->machine ? threads__generation(s->machine) : 0;
 }
 
+uint64_t symbols__space(struct symbols *s, uint32_t pid, uint16_t cpumode)
+{
+	return s->machine ? threads__map_space(s->machine, pid, cpumode) : 0;
+}
+
 const char *symbols__kernel_error(const struct symbols *s)
 {
 	return s->ks_err.msg;
