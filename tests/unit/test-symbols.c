@@ -514,6 +514,27 @@ START_TEST(test_chain_contexts)
 	ck_assert(!symbols__chain_ok(&smp));
 	chain[3] = PERF_CONTEXT_USER;
 	ck_assert(symbols__chain_ok(&smp));
+	{	/* a bad context past addresses not looked up before, or past @max */
+		uint64_t c5[5] = { PERF_CONTEXT_KERNEL, 0xffffffff81000150ull,
+				   0xffffffff81000177ull, 0xffffffff81000011ull,
+				   0xffffffffffffffc3ull };
+		struct stream_sample s5 = smp;
+
+		s5.callchain = c5;
+		s5.nr_callchain = 5;
+		s5.pid = s5.tid = 42;	/* a process with maps: lookups go through the memo */
+		ck_assert_int_gt(feed_self(s, exe), 0);
+		ck_assert_uint_eq(symbols__chain(s, &s5, 0, out, 8), 1);
+		ck_assert_uint_eq(symbols__chain(s, &s5, 0, out, 2), 1);
+		c5[4] = 0xffffffff81000012ull;
+		ck_assert_uint_eq(symbols__chain(s, &s5, 0, out, 8), 4);
+		ck_assert_str_eq(out[1].sym, "update_curr");
+		ck_assert_str_eq(out[2].sym, "_text");
+		ck_assert_uint_eq(symbols__chain(s, &s5, 0, out, 2), 2);
+		c5[4] = 0xffffffffffffffc3ull;	/* past addresses looked up now */
+		ck_assert_uint_eq(symbols__chain(s, &s5, 0, out, 2), 1);
+		ck_assert_uint_eq(symbols__chain(s, &s5, 0, out, 8), 1);
+	}
 	{	/* a bad context after the first --max-stack addresses is not looked at */
 		uint64_t c6[7] = { PERF_CONTEXT_KERNEL, 1, 2, PERF_CONTEXT_USER, 3, 4,
 				   0xffffffffffffffc3ull };

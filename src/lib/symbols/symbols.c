@@ -419,14 +419,28 @@ static inline void memo_space__set(struct memo_space *m, uint64_t map_space, uin
 	m->mode = mode;
 }
 
+/* @ip's slot in the memo (s->rmemo) in the space of @m */
+static inline struct sym_rmemo *rmemo_slot(struct symbols *s, const struct memo_space *m,
+					   uint64_t ip, unsigned int flags)
+{
+	return &s->rmemo[((ip * 0x9e3779b97f4a7c15ull ^ m->mix) >> 40 ^ flags ^ m->mode) &
+			 s->rmemo_mask];
+}
+
+/* whether @e holds @ip's answer in the space of @m */
+static inline bool rmemo_holds(const struct sym_rmemo *e, const struct memo_space *m,
+			       uint64_t ip, unsigned int flags)
+{
+	return e->space == m->space && e->ip == ip && e->flags == flags && e->mode == m->mode;
+}
+
 /* resolve_in() through the memo (s->rmemo, there) in the space of @m */
 static inline void resolve_memo(struct symbols *s, const struct memo_space *m, uint32_t pid,
 				uint64_t ip, unsigned int flags, struct sym_loc *out)
 {
-	struct sym_rmemo *e = &s->rmemo[((ip * 0x9e3779b97f4a7c15ull ^ m->mix) >> 40 ^ flags ^
-					 m->mode) & s->rmemo_mask];
+	struct sym_rmemo *e = rmemo_slot(s, m, ip, flags);
 
-	if (e->space == m->space && e->ip == ip && e->flags == flags && e->mode == m->mode) {
+	if (rmemo_holds(e, m, ip, flags)) {
 		*out = e->loc;
 		return;
 	}
@@ -676,20 +690,34 @@ bool symbols__chain_ok_upto(const struct stream_sample *smp, size_t max)
 	return true;
 }
 
+/* whether the callchain of @smp from entry @i on holds no marker perf does not know */
+static bool chain_ok_from(const struct stream_sample *smp, uint64_t i)
+{
+	for (; i < smp->nr_callchain; i++)
+		if (!chain_entry_ok(smp->callchain[i]))
+			return false;
+	return true;
+}
+
 size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsigned int flags,
 		      struct sym_loc *out, size_t max)
 {
 	uint16_t mode = smp->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	uint64_t i, space[2], *sp = spaces_of(s, smp->pid, space) ? space : NULL;
 	bool first = true, memo = sp && rmemo_ready(s);	/* memo: one space a mode */
+	bool checked = false;	/* the markers past the one read checked too */
 	struct memo_space ms = { 0 };
 	size_t n = 0;
 
 	if (!max)
 		return 0;
 	resolve_in(s, sp, smp->pid, smp->ip, mode, flags & ~SYM_RETADDR, &out[n++]);
-	if (!symbols__chain_ok(smp))
-		return n;	/* perf discards a chain it cannot read, the unwound part too */
+	/*
+	 * perf discards a chain it cannot read (!symbols__chain_ok()), the unwound part too. Its
+	 * markers are checked as they come, the rest of them before the first lookup that is not
+	 * in the memo (a lookup marks a file used and may open it: none for a chain discarded),
+	 * and those past @max after.
+	 */
 	if (memo)
 		memo_space__set(&ms, sp[kernel_space(mode)], mode);
 	for (i = 0; i < smp->nr_callchain && n < max; i++) {
@@ -709,9 +737,11 @@ size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsign
 			case PERF_CONTEXT_GUEST_USER:
 				mode = PERF_RECORD_MISC_GUEST_USER;
 				break;
-			default:
+			case PERF_CONTEXT_HV:
 				mode = PERF_RECORD_MISC_HYPERVISOR;
 				break;
+			default:
+				return 1;
 			}
 			if (memo)
 				memo_space__set(&ms, sp[kernel_space(mode)], mode);
@@ -722,11 +752,26 @@ size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsign
 			continue;
 		}
 		first = false;
-		if (memo)
-			resolve_memo(s, &ms, smp->pid, ip, flags, &out[n++]);
-		else
+		if (memo) {
+			struct sym_rmemo *e = rmemo_slot(s, &ms, ip, flags);
+
+			if (rmemo_holds(e, &ms, ip, flags)) {
+				out[n++] = e->loc;
+				continue;
+			}
+			if (!checked && !chain_ok_from(smp, i))
+				return 1;
+			checked = true;
+			resolve_now(s, smp->pid, ip, ms.mode, flags, e, ms.space, &out[n++]);
+		} else {
+			if (!checked && !chain_ok_from(smp, i))
+				return 1;
+			checked = true;
 			resolve_in(s, sp, smp->pid, ip, mode, flags, &out[n++]);
+		}
 	}
+	if (!checked && !chain_ok_from(smp, i))
+		return 1;
 	return chain_unwound(s, smp, flags, out, n, max);
 }
 
