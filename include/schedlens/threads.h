@@ -76,6 +76,12 @@ int threads__space(struct threads *t, uint32_t pid, uint32_t tid, uint16_t cpumo
  * the kernel's modes the kernel maps': as threads__space()'s, nothing created.
  */
 uint64_t threads__map_space(struct threads *t, uint32_t pid, uint16_t cpumode);
+/*
+ * The layout of @pid's maps (0: no such process, no maps): it changes when a map is cut or
+ * replaced, or the process takes other maps, not when a map is added where none was (what
+ * was mapped is still where it was then)
+ */
+uint64_t threads__map_layout(struct threads *t, uint32_t pid);
 
 /* Changes when a kernel map is added or changed (not when the same one comes again). */
 uint64_t threads__kmaps_gen(const struct threads *t);

@@ -31,9 +31,10 @@ void unwinder__delete(struct unwinder *u);
 
 /*
  * Walk the user stack of sample @s, whose process's mappings are at generation @gen (any
- * number that changes when they change: what was learnt of the process is dropped then): its program counters, innermost first (the sample's
- * own ip first; for callers the return address minus one, as perf stores them), into @ips, at most
- * @max. Returns the number of frames (0 when the sample has no user registers or stack, or
+ * number that changes when a mapping the walks may have reported changes; one added beside
+ * them need not change it: what was learnt of the process is dropped then): its program
+ * counters, innermost first (the sample's own ip first; for callers the return address minus
+ * one, as perf stores them), into @ips, at most @max. Returns the number of frames (0 when the sample has no user registers or stack, or
  * no file is behind its ip: perf's unwinding reports no frame then), or -errno.
  */
 int unwinder__unwind(struct unwinder *u, const struct stream_sample *s, uint64_t gen,

@@ -179,6 +179,35 @@ START_TEST(test_fork_maps_own)
 }
 END_TEST
 
+/* threads__map_layout(): the same when a map is added beside the others, another when one is
+ * cut or replaced, and a forked child's its own */
+START_TEST(test_map_layout)
+{
+	struct threads *t = threads__new();
+	struct stream_task fork = { .fork = true, .pid = 20, .ppid = 10, .tid = 20, .ptid = 10 };
+	uint64_t a, b;
+
+	ck_assert_ptr_nonnull(t);
+	ck_assert_uint_eq(threads__map_layout(t, 10), 0);
+	ck_assert_int_eq(umap(t, 10, 0x400000, 0x2000, 0, "/bin/app"), 0);
+	a = threads__map_layout(t, 10);
+	ck_assert_uint_ne(a, 0);
+	ck_assert_int_eq(umap(t, 10, 0x500000, 0x1000, 0, "/lib/b.so"), 0);	/* added */
+	ck_assert_uint_eq(threads__map_layout(t, 10), a);
+	ck_assert_int_eq(threads__task(t, &fork, 0), 0);
+	b = threads__map_layout(t, 20);
+	ck_assert_uint_ne(b, 0);
+	ck_assert_uint_ne(b, a);
+	ck_assert_int_eq(umap(t, 10, 0x401000, 0x1000, 0, "/lib/c.so"), 0);	/* cuts app */
+	ck_assert_uint_ne(threads__map_layout(t, 10), a);
+	ck_assert_uint_eq(threads__map_layout(t, 20), b);
+	a = threads__map_layout(t, 10);
+	ck_assert_int_eq(umap(t, 10, 0x500000, 0x1000, 0, "/lib/d.so"), 0);	/* replaces b */
+	ck_assert_uint_ne(threads__map_layout(t, 10), a);
+	threads__delete(t);
+}
+END_TEST
+
 START_TEST(test_hist)
 {
 	static const enum hist_sort keys[] = { HIST_SORT_COMM, HIST_SORT_DSO };
@@ -229,6 +258,7 @@ int main(void)
 	tcase_add_test(tc, test_maps);
 	tcase_add_test(tc, test_space_versions);
 	tcase_add_test(tc, test_fork_maps_own);
+	tcase_add_test(tc, test_map_layout);
 	tcase_add_test(tc, test_hist);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -615,7 +615,10 @@ size_t symbols__unwind(struct symbols *s, const struct stream_sample *smp, uint6
 		return 0;
 	if (!s->uw && !(s->uw = unwinder__new(unwind_map, s)))
 		return 0;
-	nr = unwinder__unwind(s->uw, smp, symbols__generation(s), ips, max);
+	/* a Dwfl kept while the maps it may have reported stay (libdw reads a module's CFI,
+	 * and decompresses its debug file, once a Dwfl) */
+	nr = unwinder__unwind(s->uw, smp, s->machine ? threads__map_layout(s->machine, smp->pid) :
+				       0, ips, max);
 	return nr > 0 ? (size_t)nr : 0;
 }
 

@@ -21,6 +21,7 @@ struct tmap_vec {
 struct maps {
 	size_t refs;
 	uint64_t version;	/* another with each change, unique in the process (next_version()) */
+	uint64_t layout;	/* another when a map is cut or replaced (threads__map_layout()) */
 	struct tmap_vec *vec;
 	struct tmap *v;		/* vec->v: sorted by start, non-overlapping */
 	size_t nr, alloc;	/* alloc: vec's room */
@@ -117,6 +118,7 @@ static struct maps *maps__new(void)
 	if (m) {
 		m->refs = 1;
 		m->version = next_version();
+		m->layout = m->version;
 	}
 	return m;
 }
@@ -236,6 +238,8 @@ static int maps__insert(struct maps *m, const struct tmap *nm)
 		}
 		j++;
 	}
+	if (j > i)	/* maps cut or replaced */
+		m->layout = next_version();
 	/* replace v[i..j) with keep-before, nm, keep-after */
 	k = nk + 1;
 	memmove(&m->v[i + k], &m->v[j], (m->nr - j) * sizeof(*m->v));
@@ -617,6 +621,13 @@ uint64_t threads__map_space(struct threads *t, uint32_t pid, uint16_t cpumode)
 		return t->kmaps.version;
 	th = find_thread(t, (int32_t)pid);
 	return th && th->maps ? th->maps->version : 0;
+}
+
+uint64_t threads__map_layout(struct threads *t, uint32_t pid)
+{
+	struct thread *th = find_thread(t, (int32_t)pid);
+
+	return th && th->maps ? th->maps->layout : 0;
 }
 
 uint64_t threads__kmaps_gen(const struct threads *t)
