@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #define HUGE_SIZE (2ul << 20)
+
 int hugebuf__reserve(struct hugebuf *b, size_t bytes)
 {
 	size_t cap = b->cap ? b->cap : b->first ? b->first : HUGE_SIZE;

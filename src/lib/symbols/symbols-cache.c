@@ -192,8 +192,10 @@ bool sym_cache__import(struct sym_dso *d, uint64_t key, struct sym_cache_ent *e)
 	e->inl = sym_intern(cf->intern, str_at(cf->strs, cf->str_size, c->inl, &bad));
 	e->chain = sym_intern(cf->intern, str_at(cf->strs, cf->str_size, c->chain, &bad));
 	if ((c->sym != NO_STR && !e->sym) || (c->file != NO_STR && !e->file) ||
-	    (c->inl != NO_STR && !e->inl) || (c->chain != NO_STR && !e->chain))
-		return false;	/* ENOMEM: looked up again instead */
+	    (c->inl != NO_STR && !e->inl) || (c->chain != NO_STR && !e->chain)) {
+		*e = (struct sym_cache_ent){ 0 };	/* ENOMEM: looked up again instead */
+		return false;
+	}
 	e->key = key;
 	e->sym_start = c->sym_start;
 	e->line = c->line;
