@@ -15,15 +15,12 @@
 #define MAX_FRAMES 128
 
 /*
- * Without callchains, samples are counted by the address sampled (pid, ip, mode, the address
- * spaces' generation, and what else the label holds), each located once; symrep__finish()
- * merges those by place (DSO and address) and looks up and labels each place once.
- */
-/*
- * A place of samples deferred (defer_sample()): by ip, mode and the address space it is read
- * in (gen: symbols__space()'s version, or with PLACE_BY_PID in mode, where there is none, the
- * machine's generation and the pid), with the keys of the sample a label has (comm, tid,
- * cpu, event)
+ * Without callchains, samples are counted by the address sampled (defer_sample()): the ip,
+ * the mode and the address space it is read in (gen: symbols__space()'s version, which a
+ * kernel ip shares with every pid; where there is none, PLACE_BY_PID in mode, the machine's
+ * generation and the pid), and what else the label holds (comm, tid, cpu, event), each
+ * located once; symrep__finish() merges those by place (DSO and address) and looks up and
+ * labels each place once.
  */
 #define PLACE_BY_PID 0x8000
 
