@@ -1276,7 +1276,8 @@ static __attribute__((noinline)) int defer_sample(struct symrep *r,
 		k.used = true;
 		k.first = r->seq;
 		k.nr_samples = k.period = k.with_caller = 0;
-		symbols__locate(r->syms, s->pid, s->ip, k.mode & ~PLACE_BY_PID, 0, &k.a);
+		symbols__locate(r->syms, s->pid, s->ip, s->misc & PERF_RECORD_MISC_CPUMODE_MASK, 0,
+				&k.a);
 		*e = k;
 		r->addrs_used++;
 	}

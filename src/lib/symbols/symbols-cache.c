@@ -153,13 +153,6 @@ struct sym_cfile {
 	struct sym_stacks *intern;	/* where names go (symbols.strs) */
 };
 
-static uint64_t key_hash(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	return x ^ x >> 33;
-}
-
 void sym_cache__close(struct sym_dso *d)
 {
 	if (!d->cfile)
@@ -179,7 +172,7 @@ bool sym_cache__import(struct sym_dso *d, uint64_t key, struct sym_cache_ent *e)
 
 	if (!cf)
 		return false;
-	for (i = key_hash(key) & cf->mask; cf->idx[i]; i = (i + 1) & cf->mask)
+	for (i = sym_hash64(key) & cf->mask; cf->idx[i]; i = (i + 1) & cf->mask)
 		if (cf->ents[cf->idx[i] - 1].key == key) {
 			c = &cf->ents[cf->idx[i] - 1];
 			break;
@@ -258,7 +251,7 @@ static bool cache_parse(struct symbols *s, struct sym_dso *d, const char *identi
 		return false;
 	}
 	for (i = 0; i < h.nr_ents; i++) {	/* a key twice: the later entry, as before */
-		for (k = key_hash(ents[i].key) & mask; cf->idx[k]; k = (k + 1) & mask)
+		for (k = sym_hash64(ents[i].key) & mask; cf->idx[k]; k = (k + 1) & mask)
 			if (ents[cf->idx[k] - 1].key == ents[i].key)
 				break;
 		cf->idx[k] = (uint32_t)i + 1;

@@ -518,14 +518,6 @@ static int32_t find_fn(const struct sym_dso *d, uint64_t a)
 	return (int32_t)(lo - 1);
 }
 
-static uint64_t hash64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return x;
-}
-
 int sym_dso__reserve(struct sym_dso *d, size_t nr)
 {
 	size_t nmask = d->cache_mask ? d->cache_mask : 127, i, j;
@@ -546,7 +538,7 @@ int sym_dso__reserve(struct sym_dso *d, size_t nr)
 
 		if (!e->state)
 			continue;
-		for (i = hash64(e->key) & nmask; n[i].state; i = (i + 1) & nmask)
+		for (i = sym_hash64(e->key) & nmask; n[i].state; i = (i + 1) & nmask)
 			;
 		n[i] = *e;
 	}
@@ -562,7 +554,7 @@ struct sym_cache_ent *sym_dso__slot(struct sym_dso *d, uint64_t key)
 
 	if (d->cache_used * 2 >= d->cache_mask && sym_dso__reserve(d, d->cache_used + 1))
 		return NULL;
-	for (i = hash64(key) & d->cache_mask; d->cache[i].state; i = (i + 1) & d->cache_mask)
+	for (i = sym_hash64(key) & d->cache_mask; d->cache[i].state; i = (i + 1) & d->cache_mask)
 		if (d->cache[i].key == key)
 			return &d->cache[i];
 	sym_cache__import(d, key, &d->cache[i]);

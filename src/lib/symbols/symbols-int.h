@@ -203,6 +203,13 @@ bool sym_cache__import(struct sym_dso *d, uint64_t key, struct sym_cache_ent *e)
 void sym_cache__close(struct sym_dso *d);
 /* write @d's entries, its file's too, atomically (temporary file, rename). 0 or -errno */
 int sym_cache__write(struct symbols *s, struct sym_dso *d, const char *identity);
+/* a lookup table's hash of an address (MurmurHash3's finalizer, halved) */
+static inline uint64_t sym_hash64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	return x ^ x >> 33;
+}
 /* FNV-1a of @n bytes at @p, continuing from @h (SYM_HASH_SEED to start) */
 #define SYM_HASH_SEED 1469598103934665603ull
 uint64_t sym_hash(const void *p, size_t n, uint64_t h);

@@ -710,6 +710,7 @@ size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsign
 	bool first = true, memo = sp && rmemo_ready(s);	/* memo: one space a mode */
 	bool checked = false;	/* the markers past the one read checked too */
 	struct memo_space ms = { 0 };
+	struct sym_rmemo *e;
 	size_t n = 0;
 
 	if (!max)
@@ -755,23 +756,18 @@ size_t symbols__chain(struct symbols *s, const struct stream_sample *smp, unsign
 			continue;
 		}
 		first = false;
-		if (memo) {
-			struct sym_rmemo *e = rmemo_slot(s, &ms, ip, flags);
-
-			if (rmemo_holds(e, &ms, ip, flags)) {
-				out[n++] = e->loc;
-				continue;
-			}
-			if (!checked && !chain_ok_from(smp, i))
-				return 1;
-			checked = true;
-			resolve_now(s, smp->pid, ip, ms.mode, flags, e, ms.space, &out[n++]);
-		} else {
-			if (!checked && !chain_ok_from(smp, i))
-				return 1;
-			checked = true;
-			resolve_in(s, sp, smp->pid, ip, mode, flags, &out[n++]);
+		e = memo ? rmemo_slot(s, &ms, ip, flags) : NULL;
+		if (e && rmemo_holds(e, &ms, ip, flags)) {
+			out[n++] = e->loc;
+			continue;
 		}
+		if (!checked && !chain_ok_from(smp, i))
+			return 1;
+		checked = true;
+		if (e)
+			resolve_now(s, smp->pid, ip, ms.mode, flags, e, ms.space, &out[n++]);
+		else
+			resolve_in(s, sp, smp->pid, ip, mode, flags, &out[n++]);
 	}
 	if (!checked && !chain_ok_from(smp, i))
 		return 1;
