@@ -54,8 +54,9 @@ int threads__task(struct threads *t, const struct stream_task *tk, uint16_t misc
  */
 void threads__observe(struct threads *t,
 		      int (*fn)(void *ctx, const struct stream_mmap *m, struct tmap *map), void *ctx);
-/* Bumped by every change of an address space (a map, a fork's copy): lookups stay valid while
- * it stays. */
+/* Bumped by every change to what a lookup of an existing thread gives: a map, a fork's copy,
+ * a thread replaced, a comm. Lookups stay valid while it stays; a new process that no lookup
+ * has named yet (a FORK of a pid never seen) does not move it. */
 uint64_t threads__generation(const struct threads *t);
 /* The map of process @pid at @addr (user space), NULL when none; nothing is created. */
 const struct tmap *threads__map(struct threads *t, uint32_t pid, uint64_t addr);

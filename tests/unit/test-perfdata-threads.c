@@ -208,6 +208,44 @@ START_TEST(test_map_layout)
 }
 END_TEST
 
+/* threads__generation(): moves when what a lookup of a known thread gives may change (a COMM
+ * of it, a map, a fork into its tid), not for a new process no lookup has named */
+START_TEST(test_generation)
+{
+	struct threads *t = threads__new();
+	struct stream_task fork = { .fork = true, .pid = 20, .ppid = 10, .tid = 20, .ptid = 10 };
+	struct taddr a;
+	uint64_t g;
+
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(umap(t, 10, 0x400000, 0x2000, 0, "/bin/app"), 0);
+	ck_assert_int_eq(threads__comm(t, 10, 10, "parent", false), 0);
+	g = threads__generation(t);
+	ck_assert_int_eq(threads__task(t, &fork, 0), 0);	/* pid 20 never seen */
+	ck_assert_uint_eq(threads__generation(t), g);
+	ck_assert_str_eq(threads__comm_of(t, 20, 20), "parent");
+	ck_assert_int_eq(threads__resolve(t, 20, 20, PERF_RECORD_MISC_USER, 0x400010, &a), 0);
+	ck_assert_str_eq(a.map->dso, "app");
+	ck_assert_int_eq(threads__comm(t, 20, 20, "child", false), 0);	/* a known thread */
+	ck_assert_uint_gt(threads__generation(t), g);
+	g = threads__generation(t);
+	ck_assert_int_eq(threads__comm(t, 30, 30, "new", false), 0);	/* an unknown one */
+	ck_assert_uint_eq(threads__generation(t), g);
+	fork.pid = fork.tid = 30;	/* into a tid a lookup named: the old one goes */
+	ck_assert_int_eq(threads__task(t, &fork, 0), 0);
+	ck_assert_uint_gt(threads__generation(t), g);
+	ck_assert_str_eq(threads__comm_of(t, 30, 30), "parent");
+	g = threads__generation(t);
+	fork.pid = 10;	/* a new thread of a known process */
+	fork.tid = 11;
+	ck_assert_int_eq(threads__task(t, &fork, 0), 0);
+	ck_assert_uint_eq(threads__generation(t), g);
+	ck_assert_int_eq(umap(t, 10, 0x500000, 0x1000, 0, "/lib/b.so"), 0);
+	ck_assert_uint_gt(threads__generation(t), g);
+	threads__delete(t);
+}
+END_TEST
+
 START_TEST(test_hist)
 {
 	static const enum hist_sort keys[] = { HIST_SORT_COMM, HIST_SORT_DSO };
@@ -259,6 +297,7 @@ int main(void)
 	tcase_add_test(tc, test_space_versions);
 	tcase_add_test(tc, test_fork_maps_own);
 	tcase_add_test(tc, test_map_layout);
+	tcase_add_test(tc, test_generation);
 	tcase_add_test(tc, test_hist);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

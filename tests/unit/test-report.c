@@ -202,6 +202,33 @@ START_TEST(test_comm_dso)
 }
 END_TEST
 
+/*
+ * A COMM between two samples at one place (the same thread, ip and cpu): the second is
+ * counted under the new name, the first keeps the old one (the place's memo is dropped)
+ */
+static void feed_renamed(struct stream_ops *ops, struct fixture *fx, struct stream_stats *st)
+{
+	ck_assert_int_eq(ops->comm(ops->ctx, PID, PID, "before", true, 1), 0);
+	ck_assert_int_eq(ops->mmap(ops->ctx, &fx->map), 0);
+	sample_mid(ops, fx, st, PID, leaf_a, 0, 1000);
+	sample_mid(ops, fx, st, PID, leaf_a, 0, 1000);
+	ck_assert_int_eq(ops->comm(ops->ctx, PID, PID, "after", false, 20), 0);
+	sample_mid(ops, fx, st, PID, leaf_a, 0, 2000);
+}
+
+START_TEST(test_comm_between)
+{
+	char *t;
+
+	feed = feed_renamed;
+	t = run("comm,sym", NULL);
+	ck_assert_msg(line_with(t, "50.00%", "before", "[.] leaf_a", NULL), "%s", t);
+	ck_assert_msg(line_with(t, "50.00%", "after", "[.] leaf_a", NULL), "%s", t);
+	free(t);
+	feed = feed_leaves;
+}
+END_TEST
+
 START_TEST(test_sym_shares)
 {
 	char *t = run("sym", NULL);
@@ -745,6 +772,7 @@ int main(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_comm_dso);
+	tcase_add_test(tc, test_comm_between);
 	tcase_add_test(tc, test_sym_shares);
 	tcase_add_test(tc, test_children);
 	tcase_add_test(tc, test_children_zero);

@@ -43,8 +43,10 @@ static int rep_begin(void *ctx, const struct stream_info *info)
 		return ret;
 	if (r->symrep && !symrep__per_place(r->symrep))
 		return 0;
+	for (i = 0; i < r->o->nr_sorts; i++)	/* else samples on any cpu share an entry */
+		if (r->o->sorts[i] == HIST_SORT_CPU)
+			r->memo_cpu = ~0u;
 	r->memo = calloc(REPORT_MEMO_SIZE, sizeof(*r->memo));
-	r->gen = 1;
 	if (!r->memo)
 		return -ENOMEM;
 	if (r->kagg_allowed && report__kagg_eligible(r, info->pipe_mode)) {
@@ -106,6 +108,7 @@ static int rep_one_sample(void *ctx, const struct stream_sample *s)
 	struct report *r = ctx;
 	struct report_memo *m = NULL;
 	struct hist_key k = { 0 };
+	uint64_t gen = 0;
 	const struct tmap *map;
 	int ret;
 
@@ -124,10 +127,13 @@ static int rep_one_sample(void *ctx, const struct stream_sample *s)
 	if (r->symrep && r->labels)	/* rows by label: the hists are not shown */
 		return report__label_sample(r, s);
 	if (r->memo) {
-		m = &r->memo[(s->ip ^ s->ip >> 12 ^ s->tid * 0x9e3779b1u ^ s->cpu << 5) &
+		uint32_t cpu = s->cpu & r->memo_cpu;
+
+		gen = threads__generation(r->threads) + 1;
+		m = &r->memo[(s->ip ^ s->ip >> 12 ^ s->tid * 0x9e3779b1u ^ cpu << 5) &
 			     (REPORT_MEMO_SIZE - 1)];
-		if (m->gen == r->gen && m->ip == s->ip && m->tid == s->tid && m->pid == s->pid &&
-		    m->cpu == s->cpu && m->misc == s->misc && m->evidx == (uint32_t)s->evsel->idx) {
+		if (m->gen == gen && m->ip == s->ip && m->tid == s->tid && m->pid == s->pid &&
+		    m->cpu == cpu && m->misc == s->misc && m->evidx == (uint32_t)s->evsel->idx) {
 			if (r->symrep)
 				symrep__repeat(r->symrep, s, m->sym);
 			hist__add_at(r->hists[s->evsel->idx], m->idx, s->period);
@@ -144,8 +150,8 @@ static int rep_one_sample(void *ctx, const struct stream_sample *s)
 	if (!m)
 		return hist__add(r->hists[s->evsel->idx], &k, s->period);
 	ret = hist__add_idx(r->hists[s->evsel->idx], &k, s->period, &m->idx);
-	*m = (struct report_memo){ .ip = s->ip, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
-				   .gen = ret ? 0 : r->gen, .misc = s->misc,
+	*m = (struct report_memo){ .ip = s->ip, .pid = s->pid, .tid = s->tid,
+				   .cpu = s->cpu & r->memo_cpu, .gen = ret ? 0 : gen, .misc = s->misc,
 				   .evidx = (uint32_t)s->evsel->idx, .idx = m->idx,
 				   .sym = k.sym_name };
 	return ret;
@@ -166,7 +172,6 @@ static int rep_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm, boo
 {
 	struct report *r = ctx;
 
-	r->gen++;
 	return threads__comm(r->threads, pid, tid, comm, exec);
 }
 
@@ -174,7 +179,6 @@ static int rep_mmap(void *ctx, const struct stream_mmap *m)
 {
 	struct report *r = ctx;
 
-	r->gen++;
 	return threads__mmap(r->threads, m);
 }
 
@@ -182,7 +186,6 @@ static int rep_task(void *ctx, const struct stream_task *t)
 {
 	struct report *r = ctx;
 
-	r->gen++;
 	return threads__task(r->threads, t, t->misc);
 }
 

@@ -52,7 +52,7 @@ struct threads {
 	struct thread *last;
 	struct maps kmaps;
 	uint64_t kmaps_gen;	/* bumped when a kernel map is added or changed */
-	uint64_t gen;		/* bumped by every change of an address space */
+	uint64_t gen;		/* threads__generation() */
 	int (*observer)(void *ctx, const struct stream_mmap *m, struct tmap *map);
 	void *observer_ctx;
 	struct strtab strs;
@@ -326,6 +326,7 @@ static struct thread *findnew(struct threads *t, int32_t pid, int32_t tid)
 				maps__put(th->maps);
 				th->maps = leader->maps;
 				th->maps->refs++;
+				t->gen++;
 			}
 		}
 		return th;
@@ -441,14 +442,18 @@ static int set_comm(struct threads *t, struct thread *th, const char *comm)
 
 int threads__comm(struct threads *t, uint32_t pid, uint32_t tid, const char *comm, bool exec)
 {
+	bool known = find_thread(t, (int32_t)tid);
 	struct thread *th = findnew(t, pid, tid);
 
+	if (known)
+		t->gen++;	/* a name a lookup of it gave changes */
 	return th ? set_comm(t, th, comm) : -ENOMEM;
 }
 
 int threads__task(struct threads *t, const struct stream_task *tk, uint16_t misc)
 {
 	struct thread *th, *parent;
+	bool fresh;
 
 	if (!tk->fork)
 		return 0;
@@ -458,6 +463,8 @@ int threads__task(struct threads *t, const struct stream_task *tk, uint16_t misc
 		parent = findnew(t, tk->ppid, tk->ptid);
 	}
 	th = find_thread(t, tk->tid);	/* after the parent's fix-up, which may free it */
+	/* a new process no lookup has named yet: what it gets changes no earlier answer */
+	fresh = !th && tk->pid == tk->tid;
 	if (th && th != parent)
 		remove_thread(t, th);
 	th = findnew(t, tk->pid, tk->tid);
@@ -474,7 +481,8 @@ int threads__task(struct threads *t, const struct stream_task *tk, uint16_t misc
 			return -ENOMEM;
 		maps__put(th->maps);
 		th->maps = m;
-		t->gen++;
+		if (!fresh)
+			t->gen++;
 	}
 	return 0;
 }
