@@ -858,10 +858,9 @@ out_free:
 	return ret;
 }
 
-void perf_file__delete(struct perf_file *f)
+/* the buffers records are read into and queued from: a file is read once (perf_file__run) */
+static void free_buffers(struct perf_file *f)
 {
-	if (!f)
-		return;
 	stream_queue__exit(&f->q);
 	while (f->chunk_pool) {
 		struct stream_chunk *c = f->chunk_pool;
@@ -871,10 +870,22 @@ void perf_file__delete(struct perf_file *f)
 	}
 	free(f->rbuf[0]);
 	free(f->rbuf[1]);
+	f->rbuf[0] = f->rbuf[1] = NULL;
+	f->rb_lo = f->rb_hi = NULL;
 	while (f->nr_win)
 		free(f->win[--f->nr_win].buf);
 	free(f->win);
 	free(f->win_at);
+	f->win = NULL;
+	f->win_at = NULL;
+	f->win_alloc = f->win_last = 0;
+}
+
+void perf_file__delete(struct perf_file *f)
+{
+	if (!f)
+		return;
+	free_buffers(f);
 	if (f->map)
 		munmap((void *)f->map, f->map_len);
 	if (f->fd > 0)
@@ -915,6 +926,8 @@ int perf_file__run(struct perf_file *f, const struct stream_ops *ops, struct err
 				ret = ret2;
 		}
 	}
+	/* what comes next (a report's tables, printing) takes that memory, not more */
+	free_buffers(f);
 	return ret;
 }
 
