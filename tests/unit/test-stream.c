@@ -273,10 +273,50 @@ static void push_run(struct stream_queue *q, struct perf_event_header *recs, con
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		ck_assert_int_eq(stream_queue__push(q, &recs[i], t[i], NULL, *off), 0);
+		ck_assert_int_eq(stream_queue__push(q, &recs[i], t[i], 0, *off), 0);
 		*off += 8;
 	}
 }
+
+/* an entry keeps its offset and tag whole (offsets to 2^48 - 1); an offset past that is refused */
+struct tagged {
+	uint64_t off[4];
+	unsigned int tag[4];
+	size_t n;
+};
+
+static int collect_tagged(void *ctx, const struct stream_qent *e)
+{
+	struct tagged *g = ctx;
+
+	g->off[g->n] = stream_qent__off(e);
+	g->tag[g->n++] = stream_qent__tag(e);
+	return 0;
+}
+
+START_TEST(test_queue_offset_tag)
+{
+	static const uint64_t offs[3] = { 0, 123456789, STREAM_QENT_OFF_MAX - 1 };
+	static const uint16_t tags[3] = { 0, 4096, 65535 };
+	struct perf_event_header rec = { PERF_RECORD_COMM, 0, 8 };
+	struct tagged g = { .n = 0 };
+	struct stream_queue q;
+	size_t i;
+
+	stream_queue__init(&q, collect_tagged, &g);
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(stream_queue__push_inl(&q, &rec, 10 + i, tags[i], offs[i]), 0);
+	ck_assert_int_eq(stream_queue__push(&q, &rec, 20, 1, STREAM_QENT_OFF_MAX), -EFBIG);
+	ck_assert_int_eq(stream_queue__push_inl(&q, &rec, 20, 1, STREAM_QENT_OFF_MAX), -EFBIG);
+	ck_assert_int_eq(stream_queue__flush(&q, ~0ULL), 0);
+	ck_assert_uint_eq(g.n, 3);
+	for (i = 0; i < 3; i++) {
+		ck_assert_uint_eq(g.off[i], offs[i]);
+		ck_assert_uint_eq(g.tag[i], tags[i]);
+	}
+	stream_queue__exit(&q);
+}
+END_TEST
 
 START_TEST(test_queue_merges_runs)
 {
@@ -368,12 +408,12 @@ START_TEST(test_queue_chunks)
 	c2->pool = &pool;
 	stream_queue__track(&q, c1, 0);
 	memset(c1->data, 0, 64);
-	ck_assert_int_eq(stream_queue__push(&q, (void *)c1->data, 10, NULL, 0), 0);
-	ck_assert_int_eq(stream_queue__push(&q, (void *)(c1->data + 8), 20, NULL, 8), 0);
+	ck_assert_int_eq(stream_queue__push(&q, (void *)c1->data, 10, 0, 0), 0);
+	ck_assert_int_eq(stream_queue__push(&q, (void *)(c1->data + 8), 20, 0, 8), 0);
 	stream_queue__done(&q, c1, 16);
 	ck_assert_ptr_null(pool);		/* two records still queued in it */
 	stream_queue__track(&q, c2, 16);
-	ck_assert_int_eq(stream_queue__push(&q, (void *)c2->data, 30, NULL, 16), 0);
+	ck_assert_int_eq(stream_queue__push(&q, (void *)c2->data, 30, 0, 16), 0);
 	ck_assert_int_eq(stream_queue__flush(&q, 20), 0);
 	ck_assert_int_eq(n, 2);
 	ck_assert_ptr_eq(pool, c1);		/* delivered: back to its pool */
@@ -416,7 +456,7 @@ static void push_filled(struct stream_queue *q, struct stream_chunk *c, size_t a
 	h->misc = 0;
 	h->size = size;
 	memset(h + 1, fill, size - sizeof(*h));
-	ck_assert_int_eq(stream_queue__push(q, h, time, NULL, c->lo + at), 0);
+	ck_assert_int_eq(stream_queue__push(q, h, time, 0, c->lo + at), 0);
 }
 
 /*
@@ -490,7 +530,7 @@ static void queue_many(struct stream_queue *q, struct order *o, size_t n)
 
 	for (i = 0; i < n; i++)	/* run one: 0, 2, 4, ...; run two: 1, 3, 5, ... */
 		ck_assert_int_eq(stream_queue__push(q, &rec, i < n / 2 ? 2 * i : 2 * (i - n / 2) + 1,
-						    NULL, i * 8), 0);
+						    0, i * 8), 0);
 	ck_assert_int_eq(stream_queue__flush(q, ~0ULL), 0);
 	ck_assert_uint_eq(o->n, n);
 	ck_assert(!o->bad);
@@ -502,13 +542,30 @@ static void queue_many(struct stream_queue *q, struct order *o, size_t n)
  */
 START_TEST(test_queue_reserve)
 {
+	static struct perf_event_header rec = { PERF_RECORD_COMM, 0, 8 };
 	struct order o = { 0 };
 	struct stream_queue q;
+	const void *first = NULL;
+	size_t i;
+	int n = 0;
 
 	stream_queue__init(&q, check_order, &o);
-	queue_many(&q, &o, 300000);		/* 9.6 MB of entries */
+	queue_many(&q, &o, 300000);		/* 7.2 MB of entries */
 	ck_assert_ptr_nonnull(q.v_res);
 	ck_assert_ptr_eq(q.v, q.v_res);
+	stream_queue__exit(&q);
+	/* each growth opens whole huge pages where the entries are: no block beside it, no copy */
+	stream_queue__init(&q, count_only, &n);
+	for (i = 0; i < 300000; i++) {
+		ck_assert_int_eq(stream_queue__push(&q, &rec, i, 0, i * 8), 0);
+		if (q.v_res && !first)
+			first = q.v_res;
+		ck_assert_ptr_eq(q.v_res, first);
+		ck_assert_uint_eq(q.v_open % (2u << 20), 0);
+	}
+	ck_assert_ptr_eq(q.v, first);
+	ck_assert_int_eq(stream_queue__flush(&q, ~0ULL), 0);
+	ck_assert_int_eq(n, 300000);
 	stream_queue__exit(&q);
 }
 END_TEST
@@ -541,6 +598,7 @@ int main(void)
 	tcase_add_test(tc, test_decode_native);
 	tcase_add_test(tc, test_decode_swapped);
 	tcase_add_test(tc, test_queue_merges_runs);
+	tcase_add_test(tc, test_queue_offset_tag);
 	tcase_add_test(tc, test_queue_ties_and_stop);
 	tcase_add_test(tc, test_queue_limit);
 	tcase_add_test(tc, test_queue_chunks);

@@ -270,6 +270,12 @@ static inline struct pd_evsel *pd_evsel_by_id(struct perf_file *f, uint64_t id)
 	return pd_evsel_for_id(f, id);
 }
 
+/* @e's tag in the queue (stream_qent__tag()): its number in f->evsels + 1, 0 for none */
+static inline uint16_t pd_evsel_tag(const struct pd_evsel *e)
+{
+	return e ? (uint16_t)(e->ev.idx + 1) : 0;
+}
+
 /* the event of a SAMPLE, NULL when its id maps to none */
 static inline struct pd_evsel *pd_evsel_of_sample(struct perf_file *f,
 						  const struct perf_event_header *h)

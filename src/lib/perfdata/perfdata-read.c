@@ -334,7 +334,7 @@ static int one_record(struct perf_file *f, const struct perf_event_header *h, ui
 	t = pd_record_time(f, h, e);
 	if (!t || t == ~0ULL)
 		return pd_deliver(f, h, e, off);
-	return stream_queue__push(&f->q, pd_queued_rec(f, h), t, e, off);
+	return stream_queue__push(&f->q, pd_queued_rec(f, h), t, pd_evsel_tag(e), off);
 }
 
 static void swap_header(struct perf_file *f, struct perf_event_header *h)
@@ -424,7 +424,7 @@ static inline int sample_at(struct perf_file *f, const struct perf_event_header 
 		memcpy(&t, (const uint8_t *)h + e->time_off, 8);
 	if (!t || t == ~0ULL)
 		return pd_deliver(f, h, e, off);
-	return stream_queue__push_inl(&f->q, pd_queued_rec(f, h), t, e, off);
+	return stream_queue__push_inl(&f->q, pd_queued_rec(f, h), t, pd_evsel_tag(e), off);
 }
 
 /* SCHEDLENS_MMAP: the records of the data section parsed where the file is mapped */

@@ -142,12 +142,13 @@ int pd_deliver(struct perf_file *f, const struct perf_event_header *h, struct pd
 int pd_deliver_queued(void *ctx, const struct stream_qent *q)
 {
 	struct perf_file *f = ctx;
-	struct pd_evsel *e = q->evsel;
-	const struct perf_event_header *h = q->rec ?: pd_fetch(f, q->off);
+	unsigned int tag = stream_qent__tag(q);
+	struct pd_evsel *e = tag ? f->evsels[tag - 1] : NULL;
+	const struct perf_event_header *h = q->rec ?: pd_fetch(f, stream_qent__off(q));
 
 	if (!h)
 		return -EIO;
 	if (h->type == PERF_RECORD_SAMPLE && pd_parse_common(f, e, h))
 		return f->ops->sample ? f->ops->sample(f->ops->ctx, &e->cur) : 0;
-	return pd_deliver(f, h, e, q->off);
+	return pd_deliver(f, h, e, stream_qent__off(q));
 }

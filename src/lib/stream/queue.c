@@ -82,22 +82,23 @@ static bool grow_reserved(struct stream_queue *q, size_t bytes)
 
 static int grow_entries(struct stream_queue *q, size_t need)
 {
-	size_t n = q->alloc ? q->alloc * 2 : 1024;
+	size_t n = q->alloc ? q->alloc * 2 : 1024, bytes;
 	void *mem;
 
 	while (n < need)
 		n *= 2;
 	if (n * sizeof(*q->v) < HUGE_PAGE / 16)	/* small files stay small */
 		return grow((void **)&q->v, &q->alloc, n, sizeof(*q->v));
-	if (n * sizeof(*q->v) < HUGE_PAGE)
-		n = HUGE_PAGE / sizeof(*q->v);
-	if (grow_reserved(q, n * sizeof(*q->v))) {
+	/* whole huge pages (an entry is not a power of two): the reservation opens by pages */
+	bytes = (n * sizeof(*q->v) + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
+	n = bytes / sizeof(*q->v);
+	if (grow_reserved(q, bytes)) {
 		q->alloc = n;
 		return 0;
 	}
-	if (posix_memalign(&mem, HUGE_PAGE, n * sizeof(*q->v)))
+	if (posix_memalign(&mem, HUGE_PAGE, bytes))
 		return -ENOMEM;
-	madvise(mem, n * sizeof(*q->v), MADV_HUGEPAGE);
+	madvise(mem, bytes, MADV_HUGEPAGE);
 	if (q->nr)
 		memcpy(mem, q->v, q->nr * sizeof(*q->v));
 	if (q->v && q->v == q->v_res) {	/* it is full: blocks from here on */
@@ -180,8 +181,8 @@ static bool chunk_pinned(const struct stream_queue *q, const struct stream_chunk
 	for (r = 0; r < q->nr_runs; r++) {
 		const struct stream_run *run = &q->runs[r];
 
-		if (run->start < run->end && q->v[run->start].off < c->hi &&
-		    q->v[run->end - 1].off >= c->lo)
+		if (run->start < run->end && stream_qent__off(&q->v[run->start]) < c->hi &&
+		    stream_qent__off(&q->v[run->end - 1]) >= c->lo)
 			return true;
 	}
 	return false;
@@ -255,7 +256,7 @@ static void repack(struct stream_queue *q, struct stream_chunk *c)
 		for (i = q->runs[r].end; i-- > q->runs[r].start;) {
 			const struct stream_qent *e = &q->v[i];
 
-			if (e->off < c->lo)
+			if (stream_qent__off(e) < c->lo)
 				goto counted;
 			if ((const char *)e->rec >= lo && (const char *)e->rec < hi &&
 			    (bytes += rec_room(e->rec)) > c->len / 32)
@@ -271,7 +272,7 @@ counted:
 		for (i = q->runs[r].end; i-- > q->runs[r].start;) {
 			struct stream_qent *e = &q->v[i];
 
-			if (e->off < c->lo)
+			if (stream_qent__off(e) < c->lo)
 				goto moved;
 			if ((const char *)e->rec >= lo && (const char *)e->rec < hi) {
 				memcpy(to, e->rec, e->rec->size);
@@ -369,12 +370,14 @@ int stream_queue__flush(struct stream_queue *q, uint64_t limit)
 }
 
 int stream_queue__push(struct stream_queue *q, const struct perf_event_header *h, uint64_t time,
-		       void *evsel, uint64_t off)
+		       uint16_t tag, uint64_t off)
 {
 	size_t limit = q->limit ?: STREAM_QUEUE_DEFAULT_LIMIT;
 	struct stream_run *last;
 	int ret;
 
+	if (off >= STREAM_QENT_OFF_MAX)
+		return -EFBIG;
 	if (q->nr - (q->nr_runs ? q->runs[0].start : q->nr) >= limit) {
 		ret = deliver(q, ~0ULL, limit / 2);
 		if (ret)
@@ -390,7 +393,7 @@ int stream_queue__push(struct stream_queue *q, const struct perf_event_header *h
 		last = &q->runs[q->nr_runs++];
 		last->start = last->end = q->nr;
 	}
-	stream_queue__append(q, last, h, time, evsel, off);
+	stream_queue__append(q, last, h, time, tag, off);
 	return 0;
 }
 

@@ -474,7 +474,7 @@ static int sampler__read_all(struct sampler *s)
 				continue;
 			}
 			h = copy_record(s, &e->header);
-			ret = h ? stream_queue__push(&s->q, h, record_time(s, h), NULL, off) : -ENOMEM;
+			ret = h ? stream_queue__push(&s->q, h, record_time(s, h), 0, off) : -ENOMEM;
 			perf_mmap__consume(map);
 		}
 		perf_mmap__read_done(map);

@@ -160,12 +160,29 @@ struct stream_chunk {
 	char data[];
 };
 
+/*
+ * A queued record, 24 bytes: a queue of two rounds of a system-wide recording holds hundreds
+ * of thousands. @pos: the record's offset in the source (below 2^48, STREAM_QENT_OFF_MAX) above
+ * a 16-bit tag the source gives it (the file reader's: its event's number + 1, found when it
+ * was queued; 0: none).
+ */
 struct stream_qent {
 	uint64_t time;
 	const struct perf_event_header *rec;
-	void *evsel;			/* the source's event of a SAMPLE, found when queued */
-	uint64_t off;
+	uint64_t pos;
 };
+
+#define STREAM_QENT_OFF_MAX (1ull << 48)
+
+static inline uint64_t stream_qent__off(const struct stream_qent *e)
+{
+	return e->pos >> 16;
+}
+
+static inline unsigned int stream_qent__tag(const struct stream_qent *e)
+{
+	return (unsigned int)(e->pos & 0xffff);
+}
 
 struct stream_qhead;
 
@@ -194,14 +211,15 @@ struct stream_queue {
 /* The one ordered-events queue (queue.c): records delivered to @fn in time order */
 void stream_queue__init(struct stream_queue *q, int (*fn)(void *ctx, const struct stream_qent *e),
 			void *ctx);
+/* @h at offset @off (below STREAM_QENT_OFF_MAX, else -EFBIG) with tag @tag; 0 or -errno */
 int stream_queue__push(struct stream_queue *q, const struct perf_event_header *h, uint64_t time,
-		       void *evsel, uint64_t off);
+		       uint16_t tag, uint64_t off);
 /* store a record at the end of the queue, in run @last */
 static inline void stream_queue__append(struct stream_queue *q, struct stream_run *last,
 					const struct perf_event_header *h, uint64_t time,
-					void *evsel, uint64_t off)
+					uint16_t tag, uint64_t off)
 {
-	q->v[q->nr++] = (struct stream_qent){ time, h, evsel, off };
+	q->v[q->nr++] = (struct stream_qent){ time, h, off << 16 | tag };
 	last->end++;
 	q->last = time;
 	if (time > q->max_time)
@@ -210,14 +228,15 @@ static inline void stream_queue__append(struct stream_queue *q, struct stream_ru
 
 /* stream_queue__push() when the record extends the last run and there is room: most of them */
 static inline int stream_queue__push_inl(struct stream_queue *q, const struct perf_event_header *h,
-					 uint64_t time, void *evsel, uint64_t off)
+					 uint64_t time, uint16_t tag, uint64_t off)
 {
 	struct stream_run *last = q->nr_runs ? &q->runs[q->nr_runs - 1] : NULL;
 
 	if (!last || last->end != q->nr || time < q->last || q->nr == q->alloc ||
-	    q->nr - q->runs[0].start >= (q->limit ?: STREAM_QUEUE_DEFAULT_LIMIT))
-		return stream_queue__push(q, h, time, evsel, off);
-	stream_queue__append(q, last, h, time, evsel, off);
+	    q->nr - q->runs[0].start >= (q->limit ?: STREAM_QUEUE_DEFAULT_LIMIT) ||
+	    off >= STREAM_QENT_OFF_MAX)
+		return stream_queue__push(q, h, time, tag, off);
+	stream_queue__append(q, last, h, time, tag, off);
 	return 0;
 }
 /* deliver every queued record not newer than @limit; 0 or a deliver's non-zero value */
