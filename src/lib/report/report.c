@@ -116,8 +116,6 @@ static int rep_one_sample(void *ctx, const struct stream_sample *s)
 		return 0;
 	if (!sample_filter__time_cpu_ok(r->filter, s))
 		return 0;	/* --time, -C: counted nowhere, as perf's */
-	if (r->kagg && (s->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
-		return report__kagg_sample(r, s);
 	r->nr_samples[s->evsel->idx]++;
 	r->period[s->evsel->idx] += s->period;
 	if (r->filter && !thread_wanted(r, s)) {	/* in no row; in the totals, perf's */
@@ -162,6 +160,9 @@ static int rep_sample(void *ctx, const struct stream_sample *s)
 {
 	struct report *r = ctx;
 
+	/* (kernel samples by place: no filter and no counter reads, report__kagg_eligible()) */
+	if (r->kagg && (s->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
+		return report__kagg_sample(r, s);
 	if (r->sread && sample_read__reads(s->evsel))
 		return sample_read__deliver(r->sread, s, rep_one_sample, r);
 	return rep_one_sample(r, s);
