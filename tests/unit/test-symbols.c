@@ -22,6 +22,7 @@
 #include "machine.h"
 
 static __attribute__((noinline)) int marker_fn(int x) { return x * 3 + 1; } enum { MARKER_LINE = __LINE__ };
+static __attribute__((noinline)) int marker_two(int x) { return x * 5 + 2; } enum { MARKER2_LINE = __LINE__ };
 
 static char exe[PATH_MAX];
 
@@ -798,6 +799,57 @@ START_TEST(test_persistent_cache)
 }
 END_TEST
 
+/* mappings of this test program in /proc/self/maps: the loader's, and libelf's while open */
+static int self_mappings(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[8192], file[PATH_MAX];
+	int n = 0;
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		n += sscanf(line, "%*s %*s %*s %*s %*s %4095s", file) == 1 && !strcmp(file, exe);
+	fclose(f);
+	return n;
+}
+
+/*
+ * A DSO its cache file answers for lets its ELF go once opened (no mapping of it stays), and
+ * opens it again for an address the file does not hold: that one resolves, line and all
+ */
+START_TEST(test_cache_parks)
+{
+	char dir[] = "/tmp/test-symbols-cache-XXXXXX", cmd[PATH_MAX];
+	struct symbols_config cfg = { .lines = true, .inlines = true, .cache_dir = dir };
+	struct errbuf e = { "" };
+	struct symbols *s;
+	struct sym_loc loc;
+	int base;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_str_eq(cached_marker(dir, &loc), "marker_fn");	/* the file made */
+	base = self_mappings();
+	s = session_cfg(&cfg, &e);
+	ck_assert_ptr_nonnull(s);
+	feed_self(s, exe);
+	symbols__resolve(s, 42, (uintptr_t)&marker_fn + 1, PERF_RECORD_MISC_USER, SYM_LINES, &loc);
+	ck_assert_str_eq(loc.sym, "marker_fn");
+	ck_assert_uint_eq(loc.line, MARKER_LINE);
+	ck_assert_int_eq(self_mappings(), base);	/* answered by the file: no ELF open */
+	symbols__resolve(s, 42, (uintptr_t)&marker_two + 1, PERF_RECORD_MISC_USER, SYM_LINES, &loc);
+	ck_assert_ptr_nonnull(loc.sym);
+	ck_assert_str_eq(loc.sym, "marker_two");
+	ck_assert_uint_eq(loc.line, MARKER2_LINE);
+	ck_assert_int_gt(self_mappings(), base);	/* opened again for it */
+	ck_assert_int_eq(sym_dso__status(loc.dso), SYM_DSO_OK);
+	ck_assert_int_eq(symbols__cache_save(s), 0);
+	del_session(s);
+	ck_assert_int_eq(marker_two(1), 7);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 /* entries in the one cache file under @dir (the header's nr_ents, at 24) */
 static uint32_t cache_entries(const char *dir)
 {
@@ -937,6 +989,7 @@ int main(void)
 	tcase_add_test(tc, test_persistent_cache);
 	tcase_add_test(tc, test_cache_dir);
 	tcase_add_test(tc, test_cache_bounded);
+	tcase_add_test(tc, test_cache_parks);
 	tcase_add_test(tc, test_cache_pruned);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -365,6 +365,32 @@ static void open_perfmap(struct symbols *s, struct sym_dso *d)
 	d->status = SYM_DSO_OK;
 }
 
+/*
+ * A DSO its cache file answers for: its ELF (what opening it had read of its build-id and
+ * program headers is kept) goes until a lookup the file does not hold needs its symbols or
+ * DWARF (sym_dso__load()). libelf maps the whole file, and the pages it read stay resident:
+ * on the bench's system-wide recording 46 files, 3.6 MB of `report --children`'s 44 MB.
+ */
+static void park(struct sym_dso *d)
+{
+	dwfl_end(d->dwfl);
+	d->dwfl = NULL;
+	d->mod = NULL;
+	d->parked = true;
+}
+
+/* the parked ELF of @d reported again; false (and no symbols past the cache) when it is
+ * not there any more or another build */
+static bool unpark(struct symbols *s, struct sym_dso *d)
+{
+	d->parked = false;
+	if (open_checked(s, d, d->path))
+		return true;
+	d->status = d->mismatch ? SYM_DSO_BUILD_ID_MISMATCH : SYM_DSO_NOT_ELF;
+	d->loaded = true;
+	return false;
+}
+
 void sym_dso__open(struct symbols *s, struct sym_dso *d)
 {
 	Dwarf_Addr bias;
@@ -445,6 +471,8 @@ opened:
 	d->loaded = false;
 	if (!d->kernel && d->own_fd < 0)
 		cache_open(s, d);
+	if (d->cfile && !d->kernel && d->own_fd < 0)
+		park(d);
 }
 
 void sym_dso__load(struct symbols *s, struct sym_dso *d)
@@ -453,7 +481,7 @@ void sym_dso__load(struct symbols *s, struct sym_dso *d)
 	Elf *elf;
 
 	sym_dso__open(s, d);
-	if (d->loaded)
+	if (d->loaded || (d->parked && !unpark(s, d)))
 		return;
 	d->loaded = true;
 	if (d->kernel && !s->vmlinux) {

@@ -82,6 +82,7 @@ struct sym_dso {
 	int own_fd;		/* [vdso]: this process's, copied into a memfd (path names it);
 				   -1: none */
 	bool mismatch;		/* a file of this name, not the recorded build, was seen */
+	bool parked;		/* opened, its ELF let go while its cache file answers (park()) */
 	bool perfmap;		/* JIT code: "[JIT] tid PID", path the JIT's /tmp/perf-PID.map
 				   (symbols by absolute address) */
 	struct sym_dso *next;
