@@ -14,10 +14,11 @@
 
 struct kallsyms;
 
+/* 16 bytes: the core kernel's text alone is 100,000 of them (kallsyms__module() names a
+ * module's) */
 struct ksym {
 	uint64_t addr;
 	const char *name;
-	const char *module;	/* "" for the kernel itself */
 };
 
 /*
@@ -53,6 +54,8 @@ size_t kallsyms__nr(const struct kallsyms *k);
  * covered by a partial load).
  */
 const struct ksym *kallsyms__find(const struct kallsyms *k, uint64_t addr);
+/* The module @s (of @k) is in, "" for the kernel itself. */
+const char *kallsyms__module(const struct kallsyms *k, const struct ksym *s);
 /* The first symbol called @name (linear search, in what was loaded), or NULL. */
 const struct ksym *kallsyms__by_name(const struct kallsyms *k, const char *name);
 /*

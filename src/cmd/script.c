@@ -143,7 +143,7 @@ static char *resolve_fn(void *priv, unsigned long long *addrp, char **modp)
 		return NULL;
 	*addrp = k->addr;
 	if (modp)
-		*modp = k->module[0] ? (char *)k->module : NULL;
+		*modp = *kallsyms__module(s->ksyms, k) ? (char *)kallsyms__module(s->ksyms, k) : NULL;
 	return (char *)k->name;
 }
 

@@ -40,10 +40,10 @@ START_TEST(test_lookup)
 	ck_assert_uint_eq(kallsyms__nr(k), 4);	/* data symbol skipped */
 	s = kallsyms__find(k, 0xffffffff8100011dull);
 	ck_assert_str_eq(s->name, "ttwu_queue_wakelist");
-	ck_assert_str_eq(s->module, "");
+	ck_assert_str_eq(kallsyms__module(k, s), "");
 	/* sorted although out of order in the file */
 	ck_assert_str_eq(kallsyms__find(k, 0xffffffff81000060ull)->name, "resched_curr");
-	ck_assert_str_eq(kallsyms__find(k, 0xffffffffc0001004ull)->module, "kvm");
+	ck_assert_str_eq(kallsyms__module(k, kallsyms__find(k, 0xffffffffc0001004ull)), "kvm");
 	ck_assert_ptr_null(kallsyms__find(k, 0xffffffff80000000ull));
 	ck_assert_ptr_null(kallsyms__find(k, 0xffffffffc1001000ull));
 	ck_assert_str_eq(kallsyms__snprint(k, 0xffffffff8100011dull, true, buf, sizeof(buf)),
@@ -91,14 +91,15 @@ START_TEST(test_proc)
 }
 END_TEST
 
-static void same_sym(const struct ksym *a, const struct ksym *b, uint64_t addr)
+static void same_sym(const struct kallsyms *ka, const struct ksym *a, const struct kallsyms *kb,
+		     const struct ksym *b, uint64_t addr)
 {
 	ck_assert_msg((a == NULL) == (b == NULL), "0x%llx: %s vs %s", (unsigned long long)addr,
 		      a ? a->name : "none", b ? b->name : "none");
 	if (!a)
 		return;
 	ck_assert_msg(a->addr == b->addr && !strcmp(a->name, b->name) &&
-		      !strcmp(a->module, b->module), "0x%llx: %s vs %s",
+		      !strcmp(kallsyms__module(ka, a), kallsyms__module(kb, b)), "0x%llx: %s vs %s",
 		      (unsigned long long)addr, a->name, b->name);
 }
 
@@ -122,7 +123,7 @@ static size_t compare(const char *path, const struct kallsyms *full, const struc
 
 			if (!kallsyms__covers(part, a))
 				continue;
-			same_sym(kallsyms__find(full, a), kallsyms__find(part, a), a);
+			same_sym(full, kallsyms__find(full, a), part, kallsyms__find(part, a), a);
 			n++;
 		}
 	}
@@ -237,7 +238,8 @@ START_TEST(test_upto_proc)
 		}
 	}
 	ck_assert(kallsyms__covers(k, s->addr + 1));
-	same_sym(kallsyms__find(full, s->addr + 1), kallsyms__find(k, s->addr + 1), s->addr + 1);
+	same_sym(full, kallsyms__find(full, s->addr + 1), k, kallsyms__find(k, s->addr + 1),
+		 s->addr + 1);
 	n = compare("/proc/kallsyms", full, k, 7);
 	fprintf(stderr, "upto %s: %zu of %zu symbols read, %zu addresses agree\n", s->name,
 		kallsyms__nr(k), kallsyms__nr(full), n);

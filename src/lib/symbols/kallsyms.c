@@ -21,10 +21,18 @@
 #define BUF_MAX (2u << 20)
 #define SYMS_FIRST (64u << 10)	/* and the symbols, 2,730 first */
 
+/* a module's symbol: its address and the module's name */
+struct kmod {
+	uint64_t addr;
+	const char *module;
+};
+
 struct kallsyms {
 	struct ksym *syms;
 	size_t nr, cap;
 	struct hugebuf syms_buf;
+	struct kmod *mods;	/* the modules' symbols, by address once complete */
+	size_t nr_mods, cap_mods;
 	struct hugebuf *bufs;	/* the file's text, names point into it */
 	size_t nr_bufs;
 	/* reading, until the whole file is in */
@@ -46,8 +54,27 @@ static int ksym_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+static int kmod_cmp(const void *a, const void *b)
+{
+	const struct kmod *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
 static int kallsyms__add(struct kallsyms *k, uint64_t addr, const char *name, const char *mod)
 {
+	if (*mod) {
+		if (k->nr_mods == k->cap_mods) {
+			size_t cap = k->cap_mods ? 2 * k->cap_mods : 1024;
+			struct kmod *n = realloc(k->mods, cap * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			k->mods = n;
+			k->cap_mods = cap;
+		}
+		k->mods[k->nr_mods++] = (struct kmod){ addr, mod };
+	}
 	if (k->nr == k->cap) {
 		if (hugebuf__reserve(&k->syms_buf, (k->cap + 1) * sizeof(*k->syms)))
 			return -ENOMEM;
@@ -59,7 +86,7 @@ static int kallsyms__add(struct kallsyms *k, uint64_t addr, const char *name, co
 	if (*mod || (k->nr && addr < k->hi))
 		k->ordered = false;
 	k->hi = addr;
-	k->syms[k->nr++] = (struct ksym){ addr, name, mod };
+	k->syms[k->nr++] = (struct ksym){ addr, name };
 	return 0;
 }
 
@@ -204,6 +231,8 @@ static int kallsyms__finish(struct kallsyms *k, struct errbuf *err)
 		if (i < k->nr)
 			qsort(k->syms, k->nr, sizeof(*k->syms), ksym_cmp);
 	}
+	if (k->nr_mods)
+		qsort(k->mods, k->nr_mods, sizeof(*k->mods), kmod_cmp);
 	k->complete = true;
 	return 0;
 }
@@ -317,6 +346,7 @@ void kallsyms__delete(struct kallsyms *k)
 		hugebuf__free(&k->bufs[i]);
 	free(k->bufs);
 	hugebuf__free(&k->syms_buf);
+	free(k->mods);
 	free(k->file);
 	free(k);
 }
@@ -391,6 +421,16 @@ const struct ksym *kallsyms__find(const struct kallsyms *k, uint64_t addr)
 		return NULL;
 	return &k->syms[lo];
 }
+const char *kallsyms__module(const struct kallsyms *k, const struct ksym *s)
+{
+	const struct kmod key = { s->addr, NULL }, *m;
+
+	if (!k->nr_mods || !k->complete)	/* (a module line makes the whole file read) */
+		return "";
+	m = bsearch(&key, k->mods, k->nr_mods, sizeof(*k->mods), kmod_cmp);
+	return m ? m->module : "";
+}
+
 const struct ksym *kallsyms__by_name(const struct kallsyms *k, const char *name)
 {
 	size_t i;
