@@ -145,6 +145,8 @@ static int rep_one_sample(void *ctx, const struct stream_sample *s)
 		report__unfiltered_out(r, s->evsel->idx, 1, s->period);
 		return 0;	/* as the thread filters */
 	}
+	if (r->o->sym.folded || r->focus)
+		return 0;	/* symrep's stacks are the output: the hists are not shown */
 	if (!m)
 		return hist__add(r->hists[s->evsel->idx], &k, s->period);
 	ret = hist__add_idx(r->hists[s->evsel->idx], &k, s->period, &m->idx);
