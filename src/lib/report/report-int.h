@@ -24,7 +24,7 @@
  * mapped: a sample at the place of an earlier one, while nothing changed what a lookup of its
  * thread gives (threads__generation()), goes to the same entry, which skips resolving its
  * thread, map and symbol again. 4096 entries: on the bench's sched file (800 tasks, 7 events)
- * 1024 left 69,601 of 300,701 samples to resolve, 4096 about 45,000, 16384 36,666.
+ * 1024 left 69,601 of 300,701 samples to resolve, 4096 45,664, 16384 36,666.
  */
 #define REPORT_MEMO_SIZE 4096
 
