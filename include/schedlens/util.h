@@ -53,6 +53,15 @@ size_t fmt_fixed2(char *buf, size_t cap, double v, int width);
  */
 size_t fmt_hex(char *buf, uint64_t v, int digits, bool prefix);
 
+/* "00" to "99", two characters each: decimals two digits a step */
+extern const char fmt_digit_pairs[201];
+
+/*
+ * @v's decimal digits written backwards so that they end just before @end (at most 20 of
+ * them, two a step, no NUL): where they begin. Numbers in `script`'s lines, without printf.
+ */
+char *fmt_dec_back(uint64_t v, char *end);
+
 /* Monotonic clock in nanoseconds. */
 uint64_t now_ns(void);
 

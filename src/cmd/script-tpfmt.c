@@ -745,9 +745,7 @@ static void print_num(struct out *o, const struct seg *sg, uint64_t v)
 			*--p = dig[v & 15];
 		while (v >>= 4);
 	} else {
-		do
-			*--p = (char)('0' + v % 10);
-		while (v /= 10);
+		p = fmt_dec_back(v, p);
 	}
 	n = (size_t)(buf + sizeof(buf) - p) + neg;
 	if (sg->zero) {

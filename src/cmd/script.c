@@ -378,12 +378,6 @@ static size_t num_len(uint64_t v, bool hex)
 	return n;
 }
 
-/* "00" to "99" */
-static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324"
-				  "25262728293031323334353637383940414243444546474849"
-				  "50515253545556575859606162636465666768697071727374"
-				  "75767778798081828384858687888990919293949596979899";
-
 /* @v's digits, at least @digits of them (zeros before), ending at @end */
 static char *fmt_num(uint64_t v, bool hex, int digits, char *end)
 {
@@ -395,17 +389,7 @@ static char *fmt_num(uint64_t v, bool hex, int digits, char *end)
 			v >>= 4;
 		} while (v);
 	} else {
-		while (v >= 100) {	/* two digits a step */
-			const char *d = &digit_pairs[v % 100 * 2];
-
-			*--p = d[1];
-			*--p = d[0];
-			v /= 100;
-		}
-		do {
-			*--p = (char)('0' + v % 10);
-			v /= 10;
-		} while (v);
+		p = fmt_dec_back(v, p);
 	}
 	while (end - p < digits)
 		*--p = '0';
@@ -493,9 +477,9 @@ static void print_time(struct script *s, uint64_t t)
 
 		memcpy(d, s->sec_text, 16);
 		d += s->sec_len;
-		memcpy(d, &digit_pairs[us / 10000 * 2], 2);
-		memcpy(d + 2, &digit_pairs[us / 100 % 100 * 2], 2);
-		memcpy(d + 4, &digit_pairs[us % 100 * 2], 2);
+		memcpy(d, &fmt_digit_pairs[us / 10000 * 2], 2);
+		memcpy(d + 2, &fmt_digit_pairs[us / 100 % 100 * 2], 2);
+		memcpy(d + 4, &fmt_digit_pairs[us % 100 * 2], 2);
 		memcpy(d + 6, ": ", 2);
 		outb.len += s->sec_len + 8;
 	}

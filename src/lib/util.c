@@ -190,6 +190,31 @@ size_t fmt_hex(char *buf, uint64_t v, int digits, bool prefix)
 	return n + nd;
 }
 
+const char fmt_digit_pairs[201] = "00010203040506070809101112131415161718192021222324"
+				  "25262728293031323334353637383940414243444546474849"
+				  "50515253545556575859606162636465666768697071727374"
+				  "75767778798081828384858687888990919293949596979899";
+
+char *fmt_dec_back(uint64_t v, char *end)
+{
+	char *p = end;
+
+	while (v >= 100) {
+		const char *d = &fmt_digit_pairs[v % 100 * 2];
+
+		*--p = d[1];
+		*--p = d[0];
+		v /= 100;
+	}
+	if (v >= 10) {
+		*--p = fmt_digit_pairs[v * 2 + 1];
+		*--p = fmt_digit_pairs[v * 2];
+	} else {
+		*--p = (char)('0' + v);
+	}
+	return p;
+}
+
 uint64_t hash_bytes(const void *p, size_t len, uint64_t seed)
 {
 	const unsigned char *s = p;

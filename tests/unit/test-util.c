@@ -80,6 +80,26 @@ START_TEST(test_fmt_fixed2)
 }
 END_TEST
 
+/* fmt_dec_back() is printf's %llu: around each power of ten, and the extremes */
+START_TEST(test_fmt_dec_back)
+{
+	char want[32], got[32], *p;
+	uint64_t v = 1;
+	int i, d;
+
+	for (i = 0; i <= 20; i++, v = v <= UINT64_MAX / 10 ? v * 10 : UINT64_MAX) {
+		for (d = -1; d <= 1; d++) {
+			uint64_t x = i == 20 ? UINT64_MAX : v + (uint64_t)d;
+
+			snprintf(want, sizeof(want), "%llu", (unsigned long long)x);
+			got[sizeof(got) - 1] = '\0';
+			p = fmt_dec_back(x, got + sizeof(got) - 1);
+			ck_assert_str_eq(p, want);
+		}
+	}
+}
+END_TEST
+
 /* fmt_hex() is printf's %#.16llx, %#llx and 0x%016llx of what perf prints by them */
 START_TEST(test_fmt_hex)
 {
@@ -146,6 +166,7 @@ int main(void)
 	tcase_add_test(tc, test_err);
 	tcase_add_test(tc, test_fmt_fixed2);
 	tcase_add_test(tc, test_fmt_hex);
+	tcase_add_test(tc, test_fmt_dec_back);
 	tcase_add_test(tc, test_fmt_hex_widths);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
