@@ -5,11 +5,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/pidfd.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "schedlens/phase.h"
@@ -83,6 +85,34 @@ static int open_pipes(struct child_pipes *p)
 		return e ?: -EIO;
 	}
 	return 0;
+}
+
+/*
+ * The parent's writes to its child (the go byte, phase acks) find no reader where the child
+ * died first: a SIGINT to the terminal's process group reaches it between the fork and its
+ * setpgid, and it dies of it once it unblocks SIGINT. They get EPIPE then, not a SIGPIPE that
+ * would end the caller (`run` exited 141 where Ctrl-C means 130): SIGPIPE is blocked around
+ * them, and one they raised is taken back before the caller's mask returns.
+ */
+static void sigpipe_block(sigset_t *old)
+{
+	sigset_t s;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &s, old);
+}
+
+static void sigpipe_restore(const sigset_t *old)
+{
+	static const struct timespec now;
+	sigset_t s, pending;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGPIPE);
+	if (!sigismember(old, SIGPIPE) && !sigpending(&pending) && sigismember(&pending, SIGPIPE))
+		sigtimedwait(&s, NULL, &now);
+	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
 static void write_all(int fd, const char *buf, size_t len)
@@ -185,6 +215,7 @@ static int read_result(int fd, char **buf, size_t *len)
 static int handle_phase(struct child_pipes *p, const struct target_hooks *h,
 			struct target_result *res, uint64_t *phase_start, struct errbuf *err)
 {
+	sigset_t mask;
 	int cmd, ret;
 	uint64_t t;
 
@@ -203,7 +234,9 @@ static int handle_phase(struct child_pipes *p, const struct target_hooks *h,
 			*phase_start = 0;
 		}
 		ret = h && h->phase ? h->phase(h->ctx, cmd == 1, t) : 0;
+		sigpipe_block(&mask);
 		phase_ctl__ack(&p->ctl);
+		sigpipe_restore(&mask);
 		if (ret)
 			return ret;
 	}
@@ -236,7 +269,7 @@ int target__run(const struct target *t, const struct target_hooks *h,
 	bool exited = false, res_eof = false, killed = false;
 	int ret, pidfd = -1, exec_errno = 0, signalled = SIGINT;
 	uint64_t killed_ns = 0;
-	sigset_t intr, mask;
+	sigset_t intr, mask, pipe_mask;
 	pid_t pid;
 
 	memset(res, 0, sizeof(*res));
@@ -274,7 +307,9 @@ int target__run(const struct target *t, const struct target_hooks *h,
 		goto out_close;
 	}
 	res->start_ns = now_ns();
+	sigpipe_block(&pipe_mask);
 	write_all(p.go[1], "g", 1);
+	sigpipe_restore(&pipe_mask);
 	close(p.go[1]);
 	p.go[1] = -1;
 

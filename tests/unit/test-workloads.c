@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../../src/workloads/wl.h"
@@ -450,6 +451,36 @@ START_TEST(test_pin)
 }
 END_TEST
 
+/* the child dead and not reaped: the go byte that follows finds no reader */
+static int kill_attach(void *ctx, pid_t pid)
+{
+	siginfo_t si;
+
+	kill(pid, SIGKILL);
+	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT);
+}
+
+/*
+ * A workload dead before it was told to go (a SIGINT to the terminal's process group reached
+ * it between the fork and its setpgid): the run reports how it ended; the caller gets no
+ * SIGPIPE from the go byte (`run` died of it: exit 141 where Ctrl-C means 130)
+ */
+START_TEST(test_child_dead_before_go)
+{
+	char *argv[] = { "pipe", "-l", "10", NULL };
+	const struct workload *w = workload__find("pipe");
+	struct target_hooks h = { .attach = kill_attach };
+	struct target_result res;
+	struct errbuf e = { "" };
+	struct target t = { .wl = w, .wl_cfg = parse_ok("pipe", argc_of(argv), argv) };
+
+	target__run(&t, &h, NULL, &res, &e);
+	ck_assert(WIFSIGNALED(res.status));
+	ck_assert_int_eq(WTERMSIG(res.status), SIGKILL);
+	w->free((void *)t.wl_cfg);
+}
+END_TEST
+
 struct phase_count {
 	struct counters *phase;	/* follows the measured phase */
 	struct counters *all;	/* counts the whole run, set-up and teardown included */
@@ -550,6 +581,7 @@ int main(void)
 	tcase_add_test(tc, test_registry);
 	tcase_add_test(tc, test_bad_options);
 	tcase_add_test(tc, test_pipe);
+	tcase_add_test(tc, test_child_dead_before_go);
 	tcase_add_test(tc, test_messaging);
 	tcase_add_test(tc, test_wakeup_monotone);
 	tcase_add_test(tc, test_pound_tcp);
