@@ -5,7 +5,9 @@
 #  - wakeup latency per task (count exactly, p50/p90/p99/max within 1 us, the resolution of
 #    perf script's timestamps) agrees with an independent awk computation over the fixture's
 #    `perf script` output, with the same rule: from sched_waking (or sched_wakeup_new) of a task
-#    not on a CPU to its next switch in; a switch out first drops the wakeup;
+#    not on a CPU to its next switch in; a switch out first drops the wakeup; a sched_waking of
+#    a task on a CPU is held until its sched_wakeup there (dropped) or its switch out (a sleep:
+#    the wakeup runs from the waking; running: dropped);
 #  - the wakeup path classes add up to the total, and the IPIs match perf script's count;
 #  - --topology shows the recording machine's topology, from the file.
 source "$(dirname "$0")/lib.sh"
@@ -51,16 +53,25 @@ function field(name,   i) { for (i = 1; i <= NF; i++) if (index($i, name "=") ==
 	if (ev == "sched:sched_waking:" || ev == "sched:sched_wakeup_new:") {
 		p = field("pid")
 		if (p != 0 && !(p in pend) && !oncpu[p]) pend[p] = t
+		else if (p != 0 && !(p in pend) && !(p in held) && ev == "sched:sched_waking:") held[p] = t
+	} else if (ev == "sched:sched_wakeup:") {
+		p = field("pid")
+		if (oncpu[p]) delete held[p]
 	} else if (ev == "sched:sched_switch:") {
 		a = field("prev_pid"); b = field("next_pid")
-		if (a != 0) { delete pend[a]; oncpu[a] = 0 }
+		if (a != 0) {
+			delete pend[a]; oncpu[a] = 0
+			if ((a in held) && field("prev_state") !~ /^R/) { pend[a] = held[a]; nheld++ }
+			delete held[a]
+		}
 		if (b != 0) {
+			delete held[b]
 			if (b in pend) { lat[b] = lat[b] " " (t - pend[b]); n[b]++; delete pend[b] }
 			oncpu[b] = 1
 		}
 	}
 }
-END { for (p in n) print p, substr(lat[p], 2) }' "$refs/sched-pingpong.script.txt" |
+END { for (p in n) print p, substr(lat[p], 2); print nheld + 0 >"'"$TMP/held"'" }' "$refs/sched-pingpong.script.txt" |
 while read -r tid rest; do
 	# count p50 p90 p99 max, nearest rank, in us
 	echo "$rest" | tr ' ' '\n' | sort -n | awk -v tid="$tid" '{ v[NR] = $1 }
@@ -80,6 +91,9 @@ paste -d' ' "$TMP/awk" "$TMP/ourlat" | awk '{
 	total += $2 }
 	END { print total " wakeups in " NR " tasks agree with perf script (p50/p90/p99/max within 1 us)" > "/dev/stderr"; exit bad }' ||
 	fail "wakeup latency differs from the perf script computation"
+# the fixture has one wakeup whose waking came while its wakee was switching out
+[ "$(cat "$TMP/held")" -ge 1 ] || fail "no held waking in the fixture: the rule is not exercised"
+echo "$(cat "$TMP/held") of them from a waking that came while the wakee was still on its CPU"
 
 # 3. classes add up; IPIs as many as perf script shows
 "$SCHEDLENS" sched -i "$data" --json >"$TMP/json" || fail "--json failed"

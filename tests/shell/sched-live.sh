@@ -56,11 +56,11 @@ left=$(sed -n 's/^  (\([0-9]*\) wakeups left out: .*/\1/p' "$TMP/out")
 # many there are depends on load and CPUs; how often the two sides blocked in their loops is
 # measured by the sides themselves, and each of those sleeps ended in a sched_waking by the
 # other side (the wakings of the command's bash tasks hold them, with the command's start and
-# end): a recording that loses records fails here. Not every waking starts a latency: one
-# that lands while its wakee is still switching out (the wakelist's on-CPU path: the waking
-# on the waker's CPU comes before the wakee's sched_switch on its own) finds the wakee on a
-# CPU and starts none, 44 of 353 in a run here (perf sched timehist counts them from the
-# sched_wakeup), so the wakeups classified are bound by half the sleeps. When the two sides
+# end): a recording that loses records fails here. Each such sleep is a wakeup, one whose
+# waking lands while the wakee is still switching out (the wakelist's on-CPU path: the waking
+# on the waker's CPU comes before the wakee's sched_switch on its own) included: held at the
+# waking, it starts there once the switch out is a sleep (44 of 353 in a run here went
+# uncounted before that rule), so the wakeups classified are bound by 9/10 of the sleeps. When the two sides
 # run on two CPUs, some kernels record neither the sched_wakeup nor the switch in of a wakee
 # woken out of idle by the wakelist IPI (perf script shows the same holes): those are counted
 # as left out, not classified
@@ -69,7 +69,7 @@ wakings=$(awk '/^Wakee flips per waker/ { on = 1; next } /^$/ { on = 0 }
 	on && $1 ~ /^bash\[/ { s += $2 } END { print s + 0 }' "$TMP/out")
 [ "$wakings" -ge $((slept * 9 / 10)) ] ||
 	fail "only $wakings wakings by the ping-pong's sides for their $slept sleeps"
-[ $((total + ${left:-0})) -ge $((slept / 2)) ] ||
+[ $((total + ${left:-0})) -ge $((slept * 9 / 10)) ] ||
 	fail "only $total wakeups (${left:-0} left out) for $slept sleeps of the ping-pong's loops"
 [ "$total" -eq "$sum" ] || fail "classes add up to $sum, total $total"
 # only the command's tasks: bash and its children (mkfifo, awk)

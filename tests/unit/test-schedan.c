@@ -237,9 +237,10 @@ START_TEST(test_paths)
 	/* a wakeup whose switch in went unrecorded: left out */
 	WAKE(&f, WAKING, 0, 800, 200, 107, 1);
 	SW(&f, 1, 810, 107, 1, 0);
-	/* a waking of a running task: no wakeup */
+	/* a waking of a running task, still queued (its sched_wakeup at once): no wakeup */
 	SW(&f, 1, 900, 0, 0, 108);
 	WAKE(&f, WAKING, 0, 905, 200, 108, 1);
+	WAKE(&f, WAKEUP, 0, 906, 200, 108, 1);
 	SW(&f, 1, 910, 108, 1, 0);
 	ck_assert_int_eq(f.ops.end(f.ops.ctx, &st), 0);
 
@@ -446,6 +447,65 @@ START_TEST(test_distinct_wakers)
 	}
 	ck_assert_uint_eq(seen, 2);
 	json_decref(j);
+	fake_exit(&f);
+}
+END_TEST
+
+/*
+ * A waking of a task still on its CPU: a wakeup from the waking where the task's switch out
+ * that follows is a sleep (it was switching out: the wakelist's on-CPU path), none where it
+ * keeps running (sched_wakeup while on the CPU, or a switch out in a running state); without
+ * sched_wakeup records the two cannot be told apart, and none is held.
+ */
+START_TEST(test_waking_on_cpu)
+{
+	struct schedan_lat l;
+	struct fake f;
+	json_t *j;
+
+	fake_init(&f, NR);
+	ck_assert_int_eq(f.ops.begin(f.ops.ctx, &f.info), 0);
+	/* 101 runs on cpu 1; woken from cpu 0 before its switch out (S): 15 us, the wakelist */
+	SW(&f, 1, 100, 0, 0, 101);
+	WAKE(&f, WAKING, 0, 105, 200, 101, 1);
+	IPI_(&f, 0, 106, 200, 1, 0xffffffff81000200ull);
+	SW(&f, 1, 110, 101, 1, 0);
+	WAKE(&f, WAKEUP, 1, 112, 0, 101, 1);
+	SW(&f, 1, 120, 0, 0, 101);
+	/* its waking again, then a switch out in a running state (preempted): no wakeup */
+	WAKE(&f, WAKING, 0, 200, 200, 101, 1);
+	SW(&f, 1, 210, 101, 0, 102);
+	SW(&f, 1, 250, 102, 1, 101);
+	/* and once more, its sched_wakeup while it runs (still queued): none at its sleep */
+	WAKE(&f, WAKING, 0, 300, 200, 101, 1);
+	WAKE(&f, WAKEUP, 0, 301, 200, 101, 1);
+	SW(&f, 1, 310, 101, 1, 0);
+	SW(&f, 1, 400, 0, 0, 101);
+	/* held at a lost chunk: dropped, and a sched_wakeup of it after that changes nothing */
+	WAKE(&f, WAKING, 0, 500, 200, 101, 1);
+	ck_assert_int_eq(f.ops.lost(f.ops.ctx, 1, 5, 101), 0);
+	WAKE(&f, WAKEUP, 0, 501, 200, 101, 1);
+	SW(&f, 1, 510, 101, 1, 0);
+	SW(&f, 1, 520, 0, 0, 101);
+	schedan__latency(f.a, &l);
+	ck_assert_uint_eq(l.count, 1);
+	ck_assert_uint_eq(l.max, 15000);
+	ck_assert_uint_eq(schedan__wakeups(f.a, WAKE_WAKELIST_IPI), 1);
+	j = schedan__json(f.a);
+	ck_assert_ptr_nonnull(j);
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "missed_switch_in")), 0);
+	json_decref(j);
+	fake_exit(&f);
+
+	/* switch and waking only: the race is not told from a task that kept running */
+	fake_init(&f, 2);
+	ck_assert_int_eq(f.ops.begin(f.ops.ctx, &f.info), 0);
+	SW(&f, 1, 100, 0, 0, 101);
+	WAKE(&f, WAKING, 0, 105, 200, 101, 1);
+	SW(&f, 1, 110, 101, 1, 0);
+	SW(&f, 1, 120, 0, 0, 101);
+	schedan__latency(f.a, &l);
+	ck_assert_uint_eq(l.count, 0);
 	fake_exit(&f);
 }
 END_TEST
@@ -703,6 +763,7 @@ int main(void)
 	tcase_add_test(tc, test_lost);
 	tcase_add_test(tc, test_distinct_wakers);
 	tcase_add_test(tc, test_missing);
+	tcase_add_test(tc, test_waking_on_cpu);
 	tcase_add_test(tc, test_percentiles);
 	tcase_add_test(tc, test_old_kernel_ipis);
 	suite_add_tcase(s, tc);

@@ -55,6 +55,7 @@ struct task {
 	int pending_cpu;		/* the waker CPU whose window classifies it, or -1 */
 	enum wake_class pending_class;	/* once the window closed */
 	bool pending_idle_llc;		/* its target was idle and in the waker's LLC */
+	bool pending_held;		/* @pending is a waking that came while it was on a CPU */
 	bool included, exited;
 	bool runnable;			/* switched out runnable (preempted) */
 	char comm[16];
@@ -132,6 +133,8 @@ struct schedan {
 	bool native;			/* payload in this host's byte order: read fields directly */
 	uint64_t nr_short;		/* payloads too short for their format: skipped */
 	bool waking_mode;		/* wakeups start at sched_waking */
+	bool hold_oncpu;		/* a waking of a task on a CPU is held (see wakeup_start()) */
+	size_t nr_held;			/* tasks with pending_held */
 	struct symbols *ksyms;		/* IPI call sites, made at the first one */
 	bool ksyms_off;			/* another kernel's file, or no memory: addresses only */
 	bool ksyms_named;		/* some call site was named */

@@ -332,6 +332,7 @@ static int sa_begin(void *ctx, const struct stream_info *info)
 				a->has[EV_WAKING] || a->has[EV_WAKEUP] ?
 					"" : "sched:sched_waking or sched:sched_wakeup");
 	a->waking_mode = a->has[EV_WAKING];
+	a->hold_oncpu = a->waking_mode && a->has[EV_WAKEUP];
 	if (!a->opts.kallsyms_path && !origin__kallsyms_apply(&info->origin)) {
 		/* this machine's /proc/kallsyms would name another kernel's addresses */
 		char w[512];
@@ -462,14 +463,39 @@ static void window__close(struct schedan *a, int cpu)
 	w->open = false;
 }
 
+/* @t's held waking is not a wakeup after all (it kept running), or it is one now */
+static void held__end(struct schedan *a, struct task *t, bool drop)
+{
+	t->pending_held = false;
+	a->nr_held--;
+	if (drop) {
+		t->pending = 0;
+		t->pending_cpu = -1;
+	}
+}
+
+/*
+ * A wakeup starts at the waking of a task that is not on a CPU. A waking of a task still on
+ * one (its state set to sleep, schedule() not through yet) is held: where the task was still
+ * queued, try_to_wake_up() sets it running and traces sched_wakeup at once (ttwu_runnable), and
+ * the hold ends there, as it does at a switch out in a running state; where it was already
+ * dequeued and is switching out (on_cpu), the wakeup goes through the wakelist or waits for the
+ * switch, the task's sched_switch out comes later in time with a sleep state, and the wakeup
+ * runs from the held waking. Without sched_wakeup records the two cannot be told apart: no hold.
+ */
 static int wakeup_start(struct schedan *a, struct task *t, int cpu, int dst, uint64_t time,
 			bool woke_here)
 {
 	struct window *w = &a->win[cpu];
 
-	if (t->pending || t->oncpu >= 0)
+	if (t->pending)
 		return 0;
-	if (!t->runnable) {
+	if (t->oncpu >= 0) {
+		if (woke_here || !a->hold_oncpu)
+			return 0;
+		t->pending_held = true;
+		a->nr_held++;
+	} else if (!t->runnable) {
 		if (t->last_out)
 			t->sleep_ns += time - t->last_out;
 		t->ready = time;
@@ -532,6 +558,9 @@ static int on_waking(struct schedan *a, const struct stream_sample *s, enum ev_k
 			a->win[cpu].woke_here = true;
 			window__target(a, &a->win[cpu], dst);
 		}
+		if (a->nr_held && (wakee = task__find(a, pid)) && wakee->pending_held &&
+		    wakee->oncpu >= 0)
+			held__end(a, wakee, true);
 		return 0;
 	}
 	window__close(a, cpu);
@@ -644,7 +673,15 @@ static int on_switch(struct schedan *a, const struct stream_sample *s)
 			if (d > p->max_run_ns)
 				p->max_run_ns = d;
 		}
-		if (p->pending) {
+		/* TASK_RUNNING, with or without the preemption mark above the state bits */
+		p->runnable = (state & 0xff) == 0;
+		p->ready = p->runnable ? t : 0;
+		if (p->pending_held) {
+			/* a sleep woken before it was through: runnable from here */
+			held__end(a, p, p->runnable);
+			p->runnable = true;
+			p->ready = t;
+		} else if (p->pending) {
 			/* it ran, but its switch in was not recorded */
 			p->pending = 0;
 			p->pending_cpu = -1;
@@ -652,9 +689,6 @@ static int on_switch(struct schedan *a, const struct stream_sample *s)
 		}
 		p->oncpu = -1;
 		p->last_out = t;
-		/* TASK_RUNNING, with or without the preemption mark above the state bits */
-		p->runnable = (state & 0xff) == 0;
-		p->ready = p->runnable ? t : 0;
 	}
 	if (next) {
 		n = task__get(a, next);
@@ -662,6 +696,8 @@ static int on_switch(struct schedan *a, const struct stream_sample *s)
 			return -ENOMEM;
 		if (!n->comm[0])
 			set_comm(a, n, s->raw, EV_SWITCH, F_NEXT_COMM);
+		if (n->pending_held)	/* its switch out was not recorded */
+			held__end(a, n, true);
 		if (n->pending) {
 			uint64_t lat = t - n->pending;
 			enum wake_class c;
@@ -924,7 +960,9 @@ static int sa_lost(void *ctx, uint64_t id, uint64_t nr, uint64_t time)
 	for (c = 0; c < a->nr_cpus; c++)
 		a->win[c].open = false;
 	for (i = 0; i < a->nr_tasks; i++) {
-		if (a->tasks[i]->pending) {
+		if (a->tasks[i]->pending_held)
+			held__end(a, a->tasks[i], true);
+		else if (a->tasks[i]->pending) {
 			a->tasks[i]->pending = 0;
 			a->tasks[i]->pending_cpu = -1;
 			a->dropped++;
