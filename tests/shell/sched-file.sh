@@ -44,7 +44,7 @@ done <"$TMP/perf"
 echo "runtime: $n tasks agree with perf sched timehist -s (switches exactly, run time within 1 us)"
 
 # 2. wakeup latency per task from perf script, computed independently
-awk '
+awk -v heldf="$TMP/held" '
 function us(s,   p) { p = index(s, "."); return substr(s, 1, p - 1) * 1000000 + substr(s, p + 1, 6) }
 function field(name,   i) { for (i = 1; i <= NF; i++) if (index($i, name "=") == 1) return substr($i, length(name) + 2); return "" }
 {
@@ -71,7 +71,7 @@ function field(name,   i) { for (i = 1; i <= NF; i++) if (index($i, name "=") ==
 		}
 	}
 }
-END { for (p in n) print p, substr(lat[p], 2); print nheld + 0 >"'"$TMP/held"'" }' "$refs/sched-pingpong.script.txt" |
+END { for (p in n) print p, substr(lat[p], 2); print nheld + 0 > heldf }' "$refs/sched-pingpong.script.txt" |
 while read -r tid rest; do
 	# count p50 p90 p99 max, nearest rank, in us
 	echo "$rest" | tr ' ' '\n' | sort -n | awk -v tid="$tid" '{ v[NR] = $1 }

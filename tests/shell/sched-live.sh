@@ -60,10 +60,10 @@ left=$(sed -n 's/^  (\([0-9]*\) wakeups left out: .*/\1/p' "$TMP/out")
 # waking lands while the wakee is still switching out (the wakelist's on-CPU path: the waking
 # on the waker's CPU comes before the wakee's sched_switch on its own) included: held at the
 # waking, it starts there once the switch out is a sleep (44 of 353 in a run here went
-# uncounted before that rule), so the wakeups classified are bound by 9/10 of the sleeps. When the two sides
-# run on two CPUs, some kernels record neither the sched_wakeup nor the switch in of a wakee
-# woken out of idle by the wakelist IPI (perf script shows the same holes): those are counted
-# as left out, not classified
+# uncounted before that rule), so the wakeups classified are bound by 9/10 of the sleeps.
+# When the two sides run on two CPUs, some kernels record neither the sched_wakeup nor the
+# switch in of a wakee woken out of idle by the wakelist IPI (perf script shows the same
+# holes): those are counted as left out, not classified
 slept=$(( $(cat "$TMP/vol.child") + $(cat "$TMP/vol.parent") ))
 wakings=$(awk '/^Wakee flips per waker/ { on = 1; next } /^$/ { on = 0 }
 	on && $1 ~ /^bash\[/ { s += $2 } END { print s + 0 }' "$TMP/out")
