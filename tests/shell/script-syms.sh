@@ -15,14 +15,15 @@ need_perf
 need_root
 command -v gcc >/dev/null || skip "gcc is not installed"
 export SCHEDLENS_CACHE_DIR=$TMP/cache
-# bound at load (-z now): a sample in the lazy binding's trampoline (_dl_runtime_resolve_xsavec,
-# which realigns the stack) unwinds to main and _start with Debian's perf 6.1, built with
-# libunwind, and no further than the trampoline with libdw (perf 6.12 and schedlens): on one CPU
-# one sample of four runs landed there. -z now binds chase's own calls; libc's calls through its
-# own PLT while it starts (__pthread_tunables_init to __tunable_get_val, __libc_start_main to
-# _dl_audit_preinit) are bound lazily all the same, and a CI run's DWARF recording had a sample
-# there: the DWARF recording runs with LD_BIND_NOW=1 (at 10 us a sample, 4 of 10 recordings had
-# such samples without it, 0 of 10 with it)
+# bound at load (-z now): in ld.so's lazy binding (_dl_runtime_resolve_xsavec, _dl_fixup) a
+# DWARF sample can unwind further than with Debian's perf 6.1 (libunwind): past _dl_fixup's
+# `pop %rbx` the saved %rbx is below the stack pointer, perf 6.1 stops at the trampoline and
+# schedlens goes on with the register (README, tests/shell/unwind-lazybind.sh). -z now binds
+# chase's own calls; libc's calls through its own PLT while it starts (__pthread_tunables_init
+# to __tunable_get_val, __libc_start_main to _dl_audit_preinit) are bound lazily all the same,
+# and a CI run's DWARF recording had a sample there: the DWARF recording runs with
+# LD_BIND_NOW=1 (at 10 us a sample, 4 of 10 recordings had such samples without it, 0 of 10
+# with it)
 gcc -g -O2 -Wl,-z,now -o "$TMP/chase" "$SCHEDLENS_TOP/tests/data/chase.c" || fail "cannot build chase"
 
 aliases=0 lines=0

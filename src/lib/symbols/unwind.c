@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
@@ -55,6 +56,18 @@ struct unwinder {
 	struct uw_proc procs[NR_PROCS];	/* by pid % NR_PROCS */
 };
 
+/*
+ * x86-64's DWARF registers (rax rdx rcx rbx ...: dwarf_to_perf) and the one elfutils' ABI
+ * defaults leave out: its x86_64_abi_cfi() gives DW_CFA_same_value to register 0 (%rax) where
+ * its comment says %rbx (3), so a frame whose CFI says nothing of %rbx (a function before it
+ * saves %rbx) leaves it undefined in the caller, and a caller whose CFA is %rbx-based (glibc's
+ * lazy-binding trampoline _dl_runtime_resolve_xsavec, which realigns the stack) is where the
+ * walk stops; libunwind (Debian's perf 6.1) goes on, libdw (perf 6.12) stops. The walk is
+ * taken up again from that frame with %rbx as the ABI says: the value it had in the callee.
+ */
+enum { DW_X86_RBX = 3, DW_X86_NR = 17 };
+#define NR_RESUMES 4
+
 /* one walk */
 struct walk {
 	struct unwinder *u;
@@ -63,6 +76,18 @@ struct walk {
 	uint64_t sp;
 	uint64_t *ips;
 	size_t max, nr;
+	/*
+	 * x86-64: %rbx as the frames so far leave it (rbx, have_rbx) and whether the last frame
+	 * has its own (rbx_known), at pc last_pc; frames this pass (frame). A capture pass
+	 * (capture: a frame's number, else SIZE_MAX) takes the registers of that frame alone
+	 * (cap, cap_known); a resumed pass starts from those of start (start_known), not the
+	 * sample's, and its first frame is that frame again, not counted twice.
+	 */
+	bool x86, resumed, rbx_known, have_rbx;
+	size_t frame, capture;
+	Dwarf_Word rbx, start[DW_X86_NR], cap[DW_X86_NR];
+	Dwarf_Addr last_pc;
+	uint32_t start_known, cap_known;
 };
 
 static bool sample_reg(const struct stream_sample *s, int perf_reg, uint64_t *v)
@@ -154,6 +179,13 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 		dwfl_thread_state_register_pc(thread, pc);
 		return true;
 	}
+	if (w->resumed) {	/* the registers known of the frame it was stopped at */
+		for (i = 0; i < DW_X86_NR; i++)
+			if ((w->start_known >> i & 1) &&
+			    !dwfl_thread_state_registers(thread, (int)i, 1, &w->start[i]))
+				return false;
+		return true;
+	}
 	for (i = 0; i < 17; i++)
 		if (!sample_reg(w->s, dwarf_to_perf[i], &regs[i]))
 			return false;
@@ -165,6 +197,40 @@ static const Dwfl_Thread_Callbacks thread_cb = {
 	.memory_read = memory_read,
 	.set_initial_registers = set_initial_registers,
 };
+
+/* the registers frame @state has (its pc @pc: the call where it is a return address) */
+static void capture_regs(struct walk *w, Dwfl_Frame *state, Dwarf_Addr pc)
+{
+	unsigned int i;
+
+	w->cap_known = 0;
+	for (i = 0; i < DW_X86_NR - 1; i++)
+		if (dwfl_frame_reg(state, i, &w->cap[i]) == 0)
+			w->cap_known |= 1u << i;
+	w->cap[DW_X86_NR - 1] = pc;	/* the rip a resumed walk looks its CFI up at */
+	w->cap_known |= 1u << (DW_X86_NR - 1);
+}
+
+/* whether the CFA of the last frame of @w (its caller's stack pointer) is reckoned from %rbx */
+static bool cfa_by_rbx(struct walk *w)
+{
+	Dwarf_Addr pc = w->last_pc, bias;
+	Dwfl_Module *mod = dwfl_addrmodule(w->dwfl, pc);
+	Dwarf_CFI *cfi = mod ? dwfl_module_eh_cfi(mod, &bias) : NULL;
+	Dwarf_Frame *frame;
+	Dwarf_Op *ops;
+	size_t nops;
+	bool rbx;
+
+	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame))
+		return false;
+	/* a register plus an offset is libdw's DW_OP_bregx of it */
+	rbx = !dwarf_frame_cfa(frame, &ops, &nops) && nops >= 1 &&
+	      (ops[0].atom == DW_OP_breg0 + DW_X86_RBX ||
+	       (ops[0].atom == DW_OP_bregx && ops[0].number == DW_X86_RBX));
+	free(frame);
+	return rbx;
+}
 
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
@@ -185,6 +251,25 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		return DWARF_CB_ABORT;
 	if (!activation)
 		pc--;	/* a return address: the call, as perf stores it */
+	if (w->x86) {
+		size_t k = w->frame++;
+		Dwarf_Word v;
+
+		if (w->capture != SIZE_MAX) {
+			if (k < w->capture)
+				return DWARF_CB_OK;
+			capture_regs(w, state, pc);
+			return DWARF_CB_ABORT;
+		}
+		w->last_pc = pc;
+		w->rbx_known = dwfl_frame_reg(state, DW_X86_RBX, &v) == 0;
+		if (w->rbx_known) {
+			w->rbx = v;
+			w->have_rbx = true;
+		}
+		if (w->resumed && !k)	/* the frame it was stopped at, counted */
+			return DWARF_CB_OK;
+	}
 	w->ips[w->nr++] = pc;
 	return w->nr == w->max ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
@@ -291,8 +376,9 @@ static struct uw_proc *proc_get(struct unwinder *u, struct walk *w, uint32_t pid
 int unwinder__unwind(struct unwinder *u, const struct stream_sample *s, uint64_t gen,
 		     uint64_t *ips, size_t max)
 {
-	struct walk w = { u, NULL, s, 0, ips, max, 0 };
+	struct walk w = { .u = u, .s = s, .ips = ips, .max = max };
 	uint64_t ip;
+	int i;
 
 	bool a64 = regs_arm64(s);
 
@@ -300,9 +386,36 @@ int unwinder__unwind(struct unwinder *u, const struct stream_sample *s, uint64_t
 	    !s->user_stack_size || !sample_reg(s, a64 ? A64_SP : R_SP, &w.sp) ||
 	    !sample_reg(s, a64 ? A64_PC : R_IP, &ip))
 		return 0;
+	w.x86 = !a64;
+	w.capture = SIZE_MAX;
 	/* no file behind the ip (JIT, anonymous memory): no frame, as perf's unwinding, which
 	 * then reports none */
-	if (proc_get(u, &w, s->pid, gen, ip))
+	if (!proc_get(u, &w, s->pid, gen, ip))
+		return 0;
+	dwfl_getthread_frames(w.dwfl, s->pid ?: 1, frame_cb, &w);
+	/*
+	 * Where the last frame's caller is lost for its %rbx alone: that frame's registers
+	 * taken by a walk to it again, and from there on with %rbx as its callee left it
+	 */
+	for (i = 0; i < NR_RESUMES && w.x86 && w.nr && w.nr < max && !w.rbx_known &&
+		    w.have_rbx && cfa_by_rbx(&w); i++) {
+		size_t was = w.nr;
+
+		w.capture = w.frame - 1;
+		w.frame = 0;
+		w.cap_known = 0;
 		dwfl_getthread_frames(w.dwfl, s->pid ?: 1, frame_cb, &w);
+		w.capture = SIZE_MAX;
+		if (!(w.cap_known >> (DW_X86_NR - 1) & 1))
+			break;
+		memcpy(w.start, w.cap, sizeof(w.start));
+		w.start[DW_X86_RBX] = w.rbx;
+		w.start_known = w.cap_known | 1u << DW_X86_RBX;
+		w.resumed = true;
+		w.frame = 0;
+		dwfl_getthread_frames(w.dwfl, s->pid ?: 1, frame_cb, &w);
+		if (w.nr == was)
+			break;
+	}
 	return (int)w.nr;
 }
