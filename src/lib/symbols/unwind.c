@@ -38,12 +38,15 @@ static const int dwarf_to_perf[17] = {
 	R_R8, R_R8 + 1, R_R8 + 2, R_R8 + 3, R_R8 + 4, R_R8 + 5, R_R8 + 6, R_R8 + 7, R_IP,
 };
 
+struct cfi_row;
+
 /* a process's Dwfl, kept across its samples while its address space is unchanged */
 struct uw_proc {
 	uint32_t pid;
 	uint64_t gen;
 	Dwfl *dwfl;
 	struct walk *w;			/* the walk in progress: the callbacks' argument */
+	struct cfi_row *rows;		/* fast_walk()'s, NR_ROWS by pc (NULL: none yet) */
 };
 
 #define NR_PROCS 64
@@ -54,6 +57,7 @@ struct unwinder {
 	char *debuginfo_path;
 	Dwfl_Callbacks cb;
 	struct uw_proc procs[NR_PROCS];	/* by pid % NR_PROCS */
+	bool fast;			/* fast_walk() taken (SCHEDLENS_UNWIND=libdw: not) */
 };
 
 /*
@@ -97,6 +101,27 @@ static bool sample_reg(const struct stream_sample *s, int perf_reg, uint64_t *v)
 	if (!(s->user_regs_mask & bit))
 		return false;
 	*v = s->user_regs[__builtin_popcountll(s->user_regs_mask & (bit - 1))];
+	return true;
+}
+
+/* x86-64's 17 DWARF registers from sample @s into @regs (sample_reg() of each at once) */
+static bool sample_regs_x86(const struct stream_sample *s, Dwarf_Word *regs)
+{
+	uint64_t by_perf[R_R8 + 8] = { 0 }, mask = s->user_regs_mask, m;
+	size_t k = 0;
+	int i;
+
+	for (m = mask; m && k < 64; m &= m - 1) {
+		i = __builtin_ctzll(m);
+		if (i < R_R8 + 8)
+			by_perf[i] = s->user_regs[k];
+		k++;
+	}
+	for (i = 0; i < DW_X86_NR; i++) {
+		if (!(mask >> dwarf_to_perf[i] & 1))
+			return false;
+		regs[i] = by_perf[dwarf_to_perf[i]];
+	}
 	return true;
 }
 
@@ -232,6 +257,173 @@ static bool cfa_by_rbx(struct walk *w)
 	return rbx;
 }
 
+/*
+ * The fast walk (x86-64): libdw's CFI rows kept by pc for the process, each frame stepped by
+ * its row without libdwfl's state for it (an allocation a frame, each register's rule
+ * evaluated as a DWARF expression: three quarters of `report -g` of a DWARF recording went
+ * there). It takes the common rows alone: the CFA a register plus an offset, registers
+ * undefined, the same, at or at an offset from the CFA, no signal frame. At anything else (a
+ * pc without CFI, another rule, a register or return address that cannot be had) the sample
+ * is walked by libdwfl from its start, so that the frames are always libdwfl's, %rbx's
+ * resumption (above) included: where a CFA is %rbx-based and %rbx is unknown, the callee's.
+ */
+enum { RULE_UNDEF, RULE_SAME, RULE_AT, RULE_VAL };
+#define NR_ROWS 2048
+#define RIP (DW_X86_NR - 1)
+
+struct cfi_row {
+	uint64_t key;			/* the pc looked up, + 1; 0: an empty slot */
+	int32_t cfa_off, off[DW_X86_NR];
+	uint8_t rule[DW_X86_NR];
+	int8_t cfa_reg;			/* -1: a row the fast walk does not take */
+};
+
+/* rule @ops (@nops of them) of a register, as the fast walk takes it into @rule and @off */
+static bool rule_of(const Dwarf_Op *ops, const Dwarf_Op *mem, size_t nops, uint8_t *rule,
+		    int32_t *off)
+{
+	int64_t o = 0;
+	size_t n = nops;
+
+	*off = 0;
+	if (!nops) {	/* libdw: undefined in its own array, the same value as NULL */
+		*rule = ops == mem ? RULE_UNDEF : RULE_SAME;
+		return true;
+	}
+	if (ops[0].atom != DW_OP_call_frame_cfa)
+		return false;
+	*rule = RULE_AT;
+	if (ops[n - 1].atom == DW_OP_stack_value) {
+		*rule = RULE_VAL;
+		n--;
+	}
+	if (n == 2 && ops[1].atom == DW_OP_plus_uconst)
+		o = (int64_t)ops[1].number;
+	else if (n != 1)
+		return false;
+	if (o < INT32_MIN || o > INT32_MAX)
+		return false;
+	*off = (int32_t)o;
+	return true;
+}
+
+/* @r made for the pc looked up @look (of frame pc @pc) */
+static void row_make(struct walk *w, uint64_t pc, uint64_t look, struct cfi_row *r)
+{
+	Dwarf_Addr bias, start, end;
+	Dwarf_Op mem[3], *ops;
+	Dwfl_Module *mod;
+	Dwarf_CFI *cfi;
+	Dwarf_Frame *f;
+	size_t nops;
+	bool signal;
+	int i, cfa_reg;
+
+	r->key = look + 1;
+	r->cfa_reg = -1;
+	report_module(w, pc);	/* as frame_cb() does */
+	mod = report_module(w, look);
+	if (!mod || !(cfi = dwfl_module_eh_cfi(mod, &bias)) ||
+	    dwarf_cfi_addrframe(cfi, look - bias, &f))
+		return;
+	if (dwarf_frame_info(f, &start, &end, &signal) != RIP || signal ||
+	    dwarf_frame_cfa(f, &ops, &nops) || nops != 1 || ops[0].atom != DW_OP_bregx ||
+	    ops[0].number >= DW_X86_NR || (int64_t)ops[0].number2 < INT32_MIN ||
+	    (int64_t)ops[0].number2 > INT32_MAX)
+		goto out;
+	cfa_reg = (int)ops[0].number;
+	r->cfa_off = (int32_t)(int64_t)ops[0].number2;
+	for (i = 0; i < DW_X86_NR; i++)
+		if (dwarf_frame_register(f, i, mem, &ops, &nops) ||
+		    !rule_of(ops, mem, nops, &r->rule[i], &r->off[i]))
+			goto out;
+	r->cfa_reg = (int8_t)cfa_reg;
+out:
+	free(f);
+}
+
+/* the row of the pc looked up @look (of frame pc @pc) in @p's, made where it is not there */
+static const struct cfi_row *row_get(struct walk *w, struct uw_proc *p, uint64_t pc,
+				     uint64_t look)
+{
+	uint64_t h = look * 0x9e3779b97f4a7c15ull;
+	struct cfi_row *r = &p->rows[(h ^ h >> 29) >> 40 & (NR_ROWS - 1)];
+
+	if (r->key != look + 1)
+		row_make(w, pc, look, r);
+	return r;
+}
+
+/*
+ * @w's sample walked by the rows: true where it was (frames in w->ips), false where a frame
+ * needs libdwfl (w->nr back to 0)
+ */
+static bool fast_walk(struct walk *w, struct uw_proc *p)
+{
+	Dwarf_Word regs[DW_X86_NR], next[DW_X86_NR], rbx = 0, cfa;
+	uint32_t known = 0, now;
+	bool have_rbx = false, initial = true;
+	int i;
+
+	if (!p->rows && !(p->rows = calloc(NR_ROWS, sizeof(*p->rows))))
+		return false;
+	if (!sample_regs_x86(w->s, regs))
+		return false;
+	known = (1u << DW_X86_NR) - 1;
+	while (regs[RIP]) {	/* (a frame of pc 0 ends a walk: frame_cb()) */
+		uint64_t look = initial ? regs[RIP] : regs[RIP] - 1;
+		const struct cfi_row *r = row_get(w, p, regs[RIP], look);
+
+		if (r->cfa_reg < 0)
+			goto slow;
+		w->ips[w->nr++] = look;	/* a return address: the call, as perf stores it */
+		if (w->nr == w->max)
+			break;
+		if (known >> DW_X86_RBX & 1) {
+			rbx = regs[DW_X86_RBX];
+			have_rbx = true;
+		}
+		if (!(known >> r->cfa_reg & 1)) {
+			if (r->cfa_reg != DW_X86_RBX || !have_rbx)
+				goto slow;
+			regs[DW_X86_RBX] = rbx;	/* the callee's, as unwinder__unwind() resumes */
+			known |= 1u << DW_X86_RBX;
+		}
+		cfa = regs[r->cfa_reg] + (int64_t)r->cfa_off;
+		now = 0;
+		for (i = 0; i < DW_X86_NR; i++) {
+			switch (r->rule[i]) {
+			case RULE_SAME:
+				next[i] = regs[i];
+				now |= known & 1u << i;
+				break;
+			case RULE_AT:
+				if (memory_read(w->dwfl, cfa + (int64_t)r->off[i], &next[i], p))
+					now |= 1u << i;
+				break;
+			case RULE_VAL:
+				next[i] = cfa + (int64_t)r->off[i];
+				now |= 1u << i;
+				break;
+			default:
+				break;
+			}
+		}
+		if (!(now >> RIP & 1)) {
+			if (r->rule[RIP] == RULE_UNDEF)
+				break;	/* the outermost frame */
+			goto slow;
+		}
+		memcpy(regs, next, sizeof(regs));
+		known = now;
+		initial = false;
+	}
+	return true;
+slow:
+	w->nr = 0;
+	return false;
+}
+
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
 	struct walk *w = arg;
@@ -320,11 +512,14 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 struct unwinder *unwinder__new(unwind_find_map_fn find_map, void *ctx)
 {
 	struct unwinder *u = calloc(1, sizeof(*u));
+	const char *e;
 
 	if (!u)
 		return NULL;
 	u->find_map = find_map;
 	u->ctx = ctx;
+	e = getenv("SCHEDLENS_UNWIND");
+	u->fast = !e || strcmp(e, "libdw");
 	u->cb.find_elf = dwfl_build_id_find_elf;
 	u->cb.find_debuginfo = find_debuginfo;
 	u->cb.section_address = dwfl_offline_section_address;
@@ -338,9 +533,11 @@ void unwinder__delete(struct unwinder *u)
 
 	if (!u)
 		return;
-	for (i = 0; i < NR_PROCS; i++)
+	for (i = 0; i < NR_PROCS; i++) {
 		if (u->procs[i].dwfl)
 			dwfl_end(u->procs[i].dwfl);
+		free(u->procs[i].rows);
+	}
 	free(u);
 }
 
@@ -353,6 +550,8 @@ static struct uw_proc *proc_get(struct unwinder *u, struct walk *w, uint32_t pid
 	if (p->dwfl && (p->pid != pid || p->gen != gen)) {
 		dwfl_end(p->dwfl);
 		p->dwfl = NULL;
+		free(p->rows);	/* its pcs were that Dwfl's modules' */
+		p->rows = NULL;
 	}
 	p->w = w;
 	if (p->dwfl) {
@@ -377,6 +576,7 @@ int unwinder__unwind(struct unwinder *u, const struct stream_sample *s, uint64_t
 		     uint64_t *ips, size_t max)
 {
 	struct walk w = { .u = u, .s = s, .ips = ips, .max = max };
+	struct uw_proc *p;
 	uint64_t ip;
 	int i;
 
@@ -390,8 +590,11 @@ int unwinder__unwind(struct unwinder *u, const struct stream_sample *s, uint64_t
 	w.capture = SIZE_MAX;
 	/* no file behind the ip (JIT, anonymous memory): no frame, as perf's unwinding, which
 	 * then reports none */
-	if (!proc_get(u, &w, s->pid, gen, ip))
+	p = proc_get(u, &w, s->pid, gen, ip);
+	if (!p)
 		return 0;
+	if (w.x86 && u->fast && fast_walk(&w, p))
+		return (int)w.nr;
 	dwfl_getthread_frames(w.dwfl, s->pid ?: 1, frame_cb, &w);
 	/*
 	 * Where the last frame's caller is lost for its %rbx alone: that frame's registers
