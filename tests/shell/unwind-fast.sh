@@ -6,7 +6,8 @@
 # --children, on a --call-graph dwarf recording of processes that start and exec (ld.so's
 # start-up), call libc through lazily bound PLT entries (LD_BIND_NOT=1: the trampoline, whose
 # CFA is %rbx-based, and PLT rows that are DWARF expressions) and have deep stacks without
-# frame pointers.
+# frame pointers. Its ls processes each have start-up samples that end at ld.so's _start, a pc
+# no CFI covers: the fast walk ends there once a libdwfl walk has.
 source "$(dirname "$0")/lib.sh"
 need_perf
 need_root

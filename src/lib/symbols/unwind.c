@@ -39,6 +39,7 @@ static const int dwarf_to_perf[17] = {
 };
 
 struct cfi_row;
+#define NR_NO_CFI 1024
 
 /* a process's Dwfl, kept across its samples while its address space is unchanged */
 struct uw_proc {
@@ -58,6 +59,10 @@ struct unwinder {
 	Dwfl_Callbacks cb;
 	struct uw_proc procs[NR_PROCS];	/* by pid % NR_PROCS */
 	bool fast;			/* fast_walk() taken (SCHEDLENS_UNWIND=libdw: not) */
+	struct no_cfi {			/* pcs no CFI covers (learn_no_cfi()), direct mapped */
+		const char *path;	/* (the file, by its DSO's path: NULL unused) */
+		uint64_t off;		/* (and the pc's offset in it) */
+	} no_cfi[NR_NO_CFI];
 };
 
 /*
@@ -271,12 +276,79 @@ enum { RULE_UNDEF, RULE_SAME, RULE_AT, RULE_VAL };
 #define NR_ROWS 2048
 #define RIP (DW_X86_NR - 1)
 
+enum { ROW_SLOW = -1, ROW_END = -2 };
+
 struct cfi_row {
 	uint64_t key;			/* the pc looked up, + 1; 0: an empty slot */
 	int32_t cfa_off, off[DW_X86_NR];
 	uint8_t rule[DW_X86_NR];
-	int8_t cfa_reg;			/* -1: a row the fast walk does not take */
+	int8_t cfa_reg;			/* ROW_SLOW: a row the fast walk does not take; ROW_END:
+					 * no CFI has the pc (its frame is the last) */
 };
+
+/*
+ * A pc with no row in .eh_frame makes libdwfl look in .debug_frame, of the debug file where one
+ * has it: it opens that file's DWARF for the process's Dwfl, decompressing all of it (ld.so's
+ * _start has no row: each process started in the recording did that again, half of `script`'s
+ * time on a system-wide DWARF recording). Where neither has one the walk ends at that frame,
+ * whatever the registers, and so in any process: such a pc, learnt from a walk of libdwfl's
+ * that ended there (learn_no_cfi()), is kept by file and offset, and the fast walk ends there.
+ */
+static struct no_cfi *no_cfi_slot(struct unwinder *u, const char *path, uint64_t off)
+{
+	uint64_t h = (off ^ (uintptr_t)path) * 0x9e3779b97f4a7c15ull;
+
+	return &u->no_cfi[(h ^ h >> 31) >> 40 & (NR_NO_CFI - 1)];
+}
+
+/* the file and offset of @pid's @addr: false where no file is mapped there */
+static bool file_at(struct walk *w, uint64_t addr, const char **path, uint64_t *off)
+{
+	struct unwind_map m;
+
+	if (w->u->find_map(w->u->ctx, w->s->pid, addr, &m) || !is_file(m.path))
+		return false;
+	*path = m.path;
+	*off = addr - m.start + m.pgoff;
+	return true;
+}
+
+/* whether @w's Dwfl has a row for @look in a CFI of @mod (.eh_frame, else what libdwfl found) */
+static bool has_row(Dwfl_Module *mod, uint64_t look, bool dwarf)
+{
+	Dwarf_CFI *cfi;
+	Dwarf_Frame *f;
+	Dwarf_Addr bias;
+
+	cfi = dwarf ? dwfl_module_dwarf_cfi(mod, &bias) : dwfl_module_eh_cfi(mod, &bias);
+	if (!cfi || dwarf_cfi_addrframe(cfi, look - bias, &f))
+		return false;
+	free(f);
+	return true;
+}
+
+/*
+ * After libdwfl's walk of @w: where its last frame's pc is in no CFI, kept (libdwfl has
+ * looked in .debug_frame for it already: asking again costs nothing)
+ */
+static void learn_no_cfi(struct walk *w)
+{
+	uint64_t look, off;
+	Dwfl_Module *mod;
+	const char *path;
+	struct no_cfi *e;
+
+	if (!w->nr || w->nr >= w->max)
+		return;
+	look = w->ips[w->nr - 1];
+	mod = dwfl_addrmodule(w->dwfl, look);
+	if (!mod || has_row(mod, look, false) || has_row(mod, look, true) ||
+	    !file_at(w, look, &path, &off))
+		return;
+	e = no_cfi_slot(w->u, path, off);
+	e->path = path;
+	e->off = off;
+}
 
 /* rule @ops (@nops of them) of a register, as the fast walk takes it into @rule and @off */
 static bool rule_of(const Dwarf_Op *ops, const Dwarf_Op *mem, size_t nops, uint8_t *rule,
@@ -320,12 +392,21 @@ static void row_make(struct walk *w, uint64_t pc, uint64_t look, struct cfi_row 
 	int i, cfa_reg;
 
 	r->key = look + 1;
-	r->cfa_reg = -1;
+	r->cfa_reg = ROW_SLOW;
 	report_module(w, pc);	/* as frame_cb() does */
 	mod = report_module(w, look);
-	if (!mod || !(cfi = dwfl_module_eh_cfi(mod, &bias)) ||
-	    dwarf_cfi_addrframe(cfi, look - bias, &f))
+	if (!mod)
 		return;
+	if (!(cfi = dwfl_module_eh_cfi(mod, &bias)) || dwarf_cfi_addrframe(cfi, look - bias, &f)) {
+		const char *path;
+		uint64_t off;
+		struct no_cfi *e;
+
+		if (file_at(w, look, &path, &off) && (e = no_cfi_slot(w->u, path, off)) &&
+		    e->path == path && e->off == off)
+			r->cfa_reg = ROW_END;
+		return;
+	}
 	if (dwarf_frame_info(f, &start, &end, &signal) != RIP || signal ||
 	    dwarf_frame_cfa(f, &ops, &nops) || nops != 1 || ops[0].atom != DW_OP_bregx ||
 	    ops[0].number >= DW_X86_NR || (int64_t)ops[0].number2 < INT32_MIN ||
@@ -374,10 +455,10 @@ static bool fast_walk(struct walk *w, struct uw_proc *p)
 		uint64_t look = initial ? regs[RIP] : regs[RIP] - 1;
 		const struct cfi_row *r = row_get(w, p, regs[RIP], look);
 
-		if (r->cfa_reg < 0)
+		if (r->cfa_reg == ROW_SLOW)
 			goto slow;
 		w->ips[w->nr++] = look;	/* a return address: the call, as perf stores it */
-		if (w->nr == w->max)
+		if (w->nr == w->max || r->cfa_reg == ROW_END)
 			break;
 		if (known >> DW_X86_RBX & 1) {
 			rbx = regs[DW_X86_RBX];
@@ -596,6 +677,8 @@ int unwinder__unwind(struct unwinder *u, const struct stream_sample *s, uint64_t
 	if (w.x86 && u->fast && fast_walk(&w, p))
 		return (int)w.nr;
 	dwfl_getthread_frames(w.dwfl, s->pid ?: 1, frame_cb, &w);
+	if (w.x86 && u->fast)
+		learn_no_cfi(&w);
 	/*
 	 * Where the last frame's caller is lost for its %rbx alone: that frame's registers
 	 * taken by a walk to it again, and from there on with %rbx as its callee left it
