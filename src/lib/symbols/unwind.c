@@ -280,10 +280,17 @@ enum { ROW_SLOW = -1, ROW_END = -2 };
 
 struct cfi_row {
 	uint64_t key;			/* the pc looked up, + 1; 0: an empty slot */
-	int32_t cfa_off, off[DW_X86_NR];
-	uint8_t rule[DW_X86_NR];
+	int32_t cfa_off;
+	uint32_t same;			/* the registers of the same value, by bit */
 	int8_t cfa_reg;			/* ROW_SLOW: a row the fast walk does not take; ROW_END:
 					 * no CFI has the pc (its frame is the last) */
+	uint8_t nr_ops;			/* the registers at or at an offset from the CFA: */
+	bool ra_undef;			/* (the return address undefined: the outermost frame) */
+	struct row_op {
+		uint8_t reg;
+		bool val;		/* CFA + off itself, not the word there */
+		int32_t off;
+	} ops[DW_X86_NR];
 };
 
 /*
@@ -393,6 +400,7 @@ static void row_make(struct walk *w, uint64_t pc, uint64_t look, struct cfi_row 
 
 	r->key = look + 1;
 	r->cfa_reg = ROW_SLOW;
+	r->ra_undef = false;
 	report_module(w, pc);	/* as frame_cb() does */
 	mod = report_module(w, look);
 	if (!mod)
@@ -414,10 +422,22 @@ static void row_make(struct walk *w, uint64_t pc, uint64_t look, struct cfi_row 
 		goto out;
 	cfa_reg = (int)ops[0].number;
 	r->cfa_off = (int32_t)(int64_t)ops[0].number2;
-	for (i = 0; i < DW_X86_NR; i++)
+	r->same = 0;
+	r->nr_ops = 0;
+	for (i = 0; i < DW_X86_NR; i++) {
+		uint8_t rule;
+		int32_t off;
+
 		if (dwarf_frame_register(f, i, mem, &ops, &nops) ||
-		    !rule_of(ops, mem, nops, &r->rule[i], &r->off[i]))
+		    !rule_of(ops, mem, nops, &rule, &off))
 			goto out;
+		if (rule == RULE_SAME)
+			r->same |= 1u << i;
+		else if (rule != RULE_UNDEF)
+			r->ops[r->nr_ops++] = (struct row_op){ (uint8_t)i, rule == RULE_VAL, off };
+		else if (i == RIP)
+			r->ra_undef = true;
+	}
 	r->cfa_reg = (int8_t)cfa_reg;
 out:
 	free(f);
@@ -471,27 +491,20 @@ static bool fast_walk(struct walk *w, struct uw_proc *p)
 			known |= 1u << DW_X86_RBX;
 		}
 		cfa = regs[r->cfa_reg] + (int64_t)r->cfa_off;
-		now = 0;
-		for (i = 0; i < DW_X86_NR; i++) {
-			switch (r->rule[i]) {
-			case RULE_SAME:
-				next[i] = regs[i];
-				now |= known & 1u << i;
-				break;
-			case RULE_AT:
-				if (memory_read(w->dwfl, cfa + (int64_t)r->off[i], &next[i], p))
-					now |= 1u << i;
-				break;
-			case RULE_VAL:
-				next[i] = cfa + (int64_t)r->off[i];
-				now |= 1u << i;
-				break;
-			default:
-				break;
-			}
+		memcpy(next, regs, sizeof(next));	/* (the values of the unknown ones unread) */
+		now = known & r->same;
+		for (i = 0; i < r->nr_ops; i++) {
+			const struct row_op *op = &r->ops[i];
+			uint64_t a = cfa + (int64_t)op->off;
+
+			if (op->val)
+				next[op->reg] = a;
+			else if (!memory_read(w->dwfl, a, &next[op->reg], p))
+				continue;
+			now |= 1u << op->reg;
 		}
 		if (!(now >> RIP & 1)) {
-			if (r->rule[RIP] == RULE_UNDEF)
+			if (r->ra_undef)
 				break;	/* the outermost frame */
 			goto slow;
 		}
