@@ -273,7 +273,8 @@ static bool cfa_by_rbx(struct walk *w)
  * resumption (above) included: where a CFA is %rbx-based and %rbx is unknown, the callee's.
  */
 enum { RULE_UNDEF, RULE_SAME, RULE_AT, RULE_VAL };
-#define NR_ROWS 2048
+#define NR_ROWS 1024
+#define ROW_OPS 9	/* the CFA itself, the return address, six callee-saved registers, one */
 #define RIP (DW_X86_NR - 1)
 
 enum { ROW_SLOW = -1, ROW_END = -2 };
@@ -290,7 +291,7 @@ struct cfi_row {
 		uint8_t reg;
 		bool val;		/* CFA + off itself, not the word there */
 		int32_t off;
-	} ops[DW_X86_NR];
+	} ops[ROW_OPS];
 };
 
 /*
@@ -433,6 +434,8 @@ static void row_make(struct walk *w, uint64_t pc, uint64_t look, struct cfi_row 
 			goto out;
 		if (rule == RULE_SAME)
 			r->same |= 1u << i;
+		else if (rule != RULE_UNDEF && r->nr_ops == ROW_OPS)
+			goto out;	/* (not a row of the common kind) */
 		else if (rule != RULE_UNDEF)
 			r->ops[r->nr_ops++] = (struct row_op){ (uint8_t)i, rule == RULE_VAL, off };
 		else if (i == RIP)
