@@ -39,7 +39,6 @@ static const int dwarf_to_perf[17] = {
 };
 
 struct cfi_row;
-#define NR_NO_CFI 1024
 
 /* a process's Dwfl, kept across its samples while its address space is unchanged */
 struct uw_proc {
@@ -59,10 +58,6 @@ struct unwinder {
 	Dwfl_Callbacks cb;
 	struct uw_proc procs[NR_PROCS];	/* by pid % NR_PROCS */
 	bool fast;			/* fast_walk() taken (SCHEDLENS_UNWIND=libdw: not) */
-	struct no_cfi {			/* pcs no CFI covers (learn_no_cfi()), direct mapped */
-		const char *path;	/* (the file, by its DSO's path: NULL unused) */
-		uint64_t off;		/* (and the pc's offset in it) */
-	} no_cfi[NR_NO_CFI];
 };
 
 /*
@@ -141,17 +136,57 @@ static bool is_file(const char *path)
 	return path && path[0] && path[0] != '[' && strncmp(path, "//", 2);
 }
 
+/*
+ * Where the file of mapping @m, which holds @addr, is loaded (*base): @addr less its link
+ * address, by the PT_LOAD whose file bytes hold @addr's offset. Not the mapping's start less its
+ * page offset alone: a data segment's link address and offset differ (0x1000 in a PIE), and a
+ * module reported at such a base overlaps the file's own and takes its addresses (a walk that
+ * read a data address as a return address did that, and the process's later walks looked the
+ * file's pcs up 0x1000 off). False where PT_LOADs hold no such bytes (an address past the
+ * file's image: no code); a file without them is at the start less the page offset.
+ */
+static bool map_base(const struct unwind_map *m, uint64_t addr, uint64_t *base)
+{
+	uint64_t off = addr - m->start + m->pgoff;
+	int fd = open(m->path, O_RDONLY | O_CLOEXEC);
+	Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	bool loads = false, found = false;
+	size_t n, i;
+
+	if (elf && !elf_getphdrnum(elf, &n)) {
+		for (i = 0; i < n && !found; i++) {
+			GElf_Phdr ph;
+
+			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+				continue;
+			loads = true;
+			if (off >= ph.p_offset && off - ph.p_offset < ph.p_filesz) {
+				*base = addr - (ph.p_vaddr + (off - ph.p_offset));
+				found = true;
+			}
+		}
+	}
+	elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	if (!loads)
+		*base = m->start - m->pgoff;
+	return found || !loads;
+}
+
 static Dwfl_Module *report_module(struct walk *w, uint64_t addr)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(w->dwfl, addr);
 	struct unwind_map m;
+	uint64_t base;
 
 	if (mod)
 		return mod;
-	if (w->u->find_map(w->u->ctx, w->s->pid, addr, &m) || !is_file(m.path))
+	if (w->u->find_map(w->u->ctx, w->s->pid, addr, &m) || !is_file(m.path) ||
+	    !map_base(&m, addr, &base))
 		return NULL;
 	dwfl_report_begin_add(w->dwfl);
-	mod = dwfl_report_elf(w->dwfl, m.path, m.path, -1, m.start - m.pgoff, false);
+	mod = dwfl_report_elf(w->dwfl, m.path, m.path, -1, base, false);
 	dwfl_report_end(w->dwfl, NULL, NULL);
 	return mod;
 }
@@ -277,14 +312,13 @@ enum { RULE_UNDEF, RULE_SAME, RULE_AT, RULE_VAL };
 #define ROW_OPS 9	/* the CFA itself, the return address, six callee-saved registers, one */
 #define RIP (DW_X86_NR - 1)
 
-enum { ROW_SLOW = -1, ROW_END = -2 };
+enum { ROW_SLOW = -1 };
 
 struct cfi_row {
 	uint64_t key;			/* the pc looked up, + 1; 0: an empty slot */
 	int32_t cfa_off;
 	uint32_t same;			/* the registers of the same value, by bit */
-	int8_t cfa_reg;			/* ROW_SLOW: a row the fast walk does not take; ROW_END:
-					 * no CFI has the pc (its frame is the last) */
+	int8_t cfa_reg;			/* ROW_SLOW: a row the fast walk does not take */
 	uint8_t nr_ops;			/* the registers at or at an offset from the CFA: */
 	bool ra_undef;			/* (the return address undefined: the outermost frame) */
 	struct row_op {
@@ -293,70 +327,6 @@ struct cfi_row {
 		int32_t off;
 	} ops[ROW_OPS];
 };
-
-/*
- * A pc with no row in .eh_frame makes libdwfl look in .debug_frame, of the debug file where one
- * has it: it opens that file's DWARF for the process's Dwfl, decompressing all of it (ld.so's
- * _start has no row: each process started in the recording did that again, half of `script`'s
- * time on a system-wide DWARF recording). Where neither has one the walk ends at that frame,
- * whatever the registers, and so in any process: such a pc, learnt from a walk of libdwfl's
- * that ended there (learn_no_cfi()), is kept by file and offset, and the fast walk ends there.
- */
-static struct no_cfi *no_cfi_slot(struct unwinder *u, const char *path, uint64_t off)
-{
-	uint64_t h = (off ^ (uintptr_t)path) * 0x9e3779b97f4a7c15ull;
-
-	return &u->no_cfi[(h ^ h >> 31) >> 40 & (NR_NO_CFI - 1)];
-}
-
-/* the file and offset of @pid's @addr: false where no file is mapped there */
-static bool file_at(struct walk *w, uint64_t addr, const char **path, uint64_t *off)
-{
-	struct unwind_map m;
-
-	if (w->u->find_map(w->u->ctx, w->s->pid, addr, &m) || !is_file(m.path))
-		return false;
-	*path = m.path;
-	*off = addr - m.start + m.pgoff;
-	return true;
-}
-
-/* whether @w's Dwfl has a row for @look in a CFI of @mod (.eh_frame, else what libdwfl found) */
-static bool has_row(Dwfl_Module *mod, uint64_t look, bool dwarf)
-{
-	Dwarf_CFI *cfi;
-	Dwarf_Frame *f;
-	Dwarf_Addr bias;
-
-	cfi = dwarf ? dwfl_module_dwarf_cfi(mod, &bias) : dwfl_module_eh_cfi(mod, &bias);
-	if (!cfi || dwarf_cfi_addrframe(cfi, look - bias, &f))
-		return false;
-	free(f);
-	return true;
-}
-
-/*
- * After libdwfl's walk of @w: where its last frame's pc is in no CFI, kept (libdwfl has
- * looked in .debug_frame for it already: asking again costs nothing)
- */
-static void learn_no_cfi(struct walk *w)
-{
-	uint64_t look, off;
-	Dwfl_Module *mod;
-	const char *path;
-	struct no_cfi *e;
-
-	if (!w->nr || w->nr >= w->max)
-		return;
-	look = w->ips[w->nr - 1];
-	mod = dwfl_addrmodule(w->dwfl, look);
-	if (!mod || has_row(mod, look, false) || has_row(mod, look, true) ||
-	    !file_at(w, look, &path, &off))
-		return;
-	e = no_cfi_slot(w->u, path, off);
-	e->path = path;
-	e->off = off;
-}
 
 /* rule @ops (@nops of them) of a register, as the fast walk takes it into @rule and @off */
 static bool rule_of(const Dwarf_Op *ops, const Dwarf_Op *mem, size_t nops, uint8_t *rule,
@@ -406,16 +376,8 @@ static void row_make(struct walk *w, uint64_t pc, uint64_t look, struct cfi_row 
 	mod = report_module(w, look);
 	if (!mod)
 		return;
-	if (!(cfi = dwfl_module_eh_cfi(mod, &bias)) || dwarf_cfi_addrframe(cfi, look - bias, &f)) {
-		const char *path;
-		uint64_t off;
-		struct no_cfi *e;
-
-		if (file_at(w, look, &path, &off) && (e = no_cfi_slot(w->u, path, off)) &&
-		    e->path == path && e->off == off)
-			r->cfa_reg = ROW_END;
+	if (!(cfi = dwfl_module_eh_cfi(mod, &bias)) || dwarf_cfi_addrframe(cfi, look - bias, &f))
 		return;
-	}
 	if (dwarf_frame_info(f, &start, &end, &signal) != RIP || signal ||
 	    dwarf_frame_cfa(f, &ops, &nops) || nops != 1 || ops[0].atom != DW_OP_bregx ||
 	    ops[0].number >= DW_X86_NR || (int64_t)ops[0].number2 < INT32_MIN ||
@@ -481,7 +443,7 @@ static bool fast_walk(struct walk *w, struct uw_proc *p)
 		if (r->cfa_reg == ROW_SLOW)
 			goto slow;
 		w->ips[w->nr++] = look;	/* a return address: the call, as perf stores it */
-		if (w->nr == w->max || r->cfa_reg == ROW_END)
+		if (w->nr == w->max)
 			break;
 		if (known >> DW_X86_RBX & 1) {
 			rbx = regs[DW_X86_RBX];
@@ -693,8 +655,6 @@ int unwinder__unwind(struct unwinder *u, const struct stream_sample *s, uint64_t
 	if (w.x86 && u->fast && fast_walk(&w, p))
 		return (int)w.nr;
 	dwfl_getthread_frames(w.dwfl, s->pid ?: 1, frame_cb, &w);
-	if (w.x86 && u->fast)
-		learn_no_cfi(&w);
 	/*
 	 * Where the last frame's caller is lost for its %rbx alone: that frame's registers
 	 * taken by a walk to it again, and from there on with %rbx as its callee left it
