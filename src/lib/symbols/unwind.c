@@ -125,7 +125,6 @@ static bool sample_regs_x86(const struct stream_sample *s, Dwarf_Word *regs)
 	return true;
 }
 
-/* the module of @addr, reported from its mapping the first time the walk reaches it */
 /*
  * Whether a map's path is a file to read: the one its DSO was read from (relative where the
  * input was: the recording's FILE.vdso beside a relative FILE, a relative --symfs), not a
@@ -174,6 +173,7 @@ static bool map_base(const struct unwind_map *m, uint64_t addr, uint64_t *base)
 	return found || !loads;
 }
 
+/* the module of @addr, reported from its mapping the first time the walk reaches it */
 static Dwfl_Module *report_module(struct walk *w, uint64_t addr)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(w->dwfl, addr);
@@ -251,10 +251,8 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 				return false;
 		return true;
 	}
-	for (i = 0; i < 17; i++)
-		if (!sample_reg(w->s, dwarf_to_perf[i], &regs[i]))
-			return false;
-	return dwfl_thread_state_registers(thread, 0, 17, regs);
+	return sample_regs_x86(w->s, regs) &&
+	       dwfl_thread_state_registers(thread, 0, DW_X86_NR, regs);
 }
 
 static const Dwfl_Thread_Callbacks thread_cb = {
@@ -276,18 +274,28 @@ static void capture_regs(struct walk *w, Dwfl_Frame *state, Dwarf_Addr pc)
 	w->cap_known |= 1u << (DW_X86_NR - 1);
 }
 
+/* the .eh_frame row of @mod for @pc, to be freed; NULL where there is none */
+static Dwarf_Frame *eh_row(Dwfl_Module *mod, uint64_t pc)
+{
+	Dwarf_CFI *cfi;
+	Dwarf_Frame *f;
+	Dwarf_Addr bias;
+
+	if (!mod || !(cfi = dwfl_module_eh_cfi(mod, &bias)) ||
+	    dwarf_cfi_addrframe(cfi, pc - bias, &f))
+		return NULL;
+	return f;
+}
+
 /* whether the CFA of the last frame of @w (its caller's stack pointer) is reckoned from %rbx */
 static bool cfa_by_rbx(struct walk *w)
 {
-	Dwarf_Addr pc = w->last_pc, bias;
-	Dwfl_Module *mod = dwfl_addrmodule(w->dwfl, pc);
-	Dwarf_CFI *cfi = mod ? dwfl_module_eh_cfi(mod, &bias) : NULL;
-	Dwarf_Frame *frame;
+	Dwarf_Frame *frame = eh_row(dwfl_addrmodule(w->dwfl, w->last_pc), w->last_pc);
 	Dwarf_Op *ops;
 	size_t nops;
 	bool rbx;
 
-	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame))
+	if (!frame)
 		return false;
 	/* a register plus an offset is libdw's DW_OP_bregx of it */
 	rbx = !dwarf_frame_cfa(frame, &ops, &nops) && nops >= 1 &&
@@ -360,10 +368,8 @@ static bool rule_of(const Dwarf_Op *ops, const Dwarf_Op *mem, size_t nops, uint8
 /* @r made for the pc looked up @look (of frame pc @pc) */
 static void row_make(struct walk *w, uint64_t pc, uint64_t look, struct cfi_row *r)
 {
-	Dwarf_Addr bias, start, end;
+	Dwarf_Addr start, end;
 	Dwarf_Op mem[3], *ops;
-	Dwfl_Module *mod;
-	Dwarf_CFI *cfi;
 	Dwarf_Frame *f;
 	size_t nops;
 	bool signal;
@@ -373,10 +379,8 @@ static void row_make(struct walk *w, uint64_t pc, uint64_t look, struct cfi_row 
 	r->cfa_reg = ROW_SLOW;
 	r->ra_undef = false;
 	report_module(w, pc);	/* as frame_cb() does */
-	mod = report_module(w, look);
-	if (!mod)
-		return;
-	if (!(cfi = dwfl_module_eh_cfi(mod, &bias)) || dwarf_cfi_addrframe(cfi, look - bias, &f))
+	f = eh_row(report_module(w, look), look);
+	if (!f)
 		return;
 	if (dwarf_frame_info(f, &start, &end, &signal) != RIP || signal ||
 	    dwarf_frame_cfa(f, &ops, &nops) || nops != 1 || ops[0].atom != DW_OP_bregx ||
@@ -427,7 +431,7 @@ static const struct cfi_row *row_get(struct walk *w, struct uw_proc *p, uint64_t
 static bool fast_walk(struct walk *w, struct uw_proc *p)
 {
 	Dwarf_Word regs[DW_X86_NR], next[DW_X86_NR], rbx = 0, cfa;
-	uint32_t known = 0, now;
+	uint32_t known, now;
 	bool have_rbx = false, initial = true;
 	int i;
 
