@@ -262,19 +262,24 @@ static bool open_vdso(struct symbols *s, struct sym_dso *d)
 	       open_own_vdso(s, d);
 }
 
+void sym_build_id_debug_path(char *buf, size_t len, const char *symfs, const uint8_t *id,
+			     size_t n)
+{
+	size_t at = snprintf(buf, len, "%s/usr/lib/debug/.build-id/%02x/", symfs, id[0]), i;
+
+	for (i = 1; i < n && at + 3 < len; i++)
+		at += snprintf(buf + at, len - at, "%02x", id[i]);
+	if (at < len)
+		snprintf(buf + at, len - at, ".debug");
+}
+
 static bool open_by_build_id(struct symbols *s, struct sym_dso *d)
 {
-	char path[4096], *p;
-	int n, i;
+	char path[4096];
 
-	if (!d->build_id_size || d->kernel)
+	if (d->build_id_size < 2 || d->kernel)
 		return false;
-	n = snprintf(path, sizeof(path) - 64, "%s/usr/lib/debug/.build-id/%02x/", s->symfs,
-		     d->build_id[0]);
-	p = path + n;
-	for (i = 1; i < d->build_id_size; i++)
-		p += sprintf(p, "%02x", d->build_id[i]);
-	strcpy(p, ".debug");
+	sym_build_id_debug_path(path, sizeof(path), s->symfs, d->build_id, d->build_id_size);
 	return open_elf(s, d, path);
 }
 

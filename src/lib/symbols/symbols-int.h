@@ -223,6 +223,10 @@ struct sym_cache_ent *sym_dso__slot(struct sym_dso *d, uint64_t key);
 /* room in @d's lookup table for @nr entries without growing: 0 or -ENOMEM */
 int sym_dso__reserve(struct sym_dso *d, size_t nr);
 
+/* where distributions put the debug file of build-id @id (@n bytes, at least 2) under
+ * @symfs: SYMFS/usr/lib/debug/.build-id/xx/yyyy.debug, into @buf */
+void sym_build_id_debug_path(char *buf, size_t len, const char *symfs, const uint8_t *id,
+			     size_t n);
 /* the GNU build-id note of the ELF file @path: up to @max bytes into @id, its size (0: none)
  * or -errno (-ENOEXEC: not an ELF) */
 int sym_elf_build_id(const char *path, uint8_t *id, size_t max);

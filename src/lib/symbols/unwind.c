@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -557,13 +558,41 @@ static bool has_debug_frame(int fd)
 	return found;
 }
 
+/*
+ * Whether @mod's debug file by build-id is there without .debug_frame. It is looked at before
+ * libdwfl's: dwfl_build_id_find_debuginfo() keeps the Elf it opens in the module, whatever the
+ * callback returns after it, and libdw then opened (and decompressed) that file anyway, with
+ * its descriptor closed (ld.so's debug file, in each process of a system-wide recording).
+ */
+static bool build_id_file_lacks_frame(Dwfl_Module *mod)
+{
+	const unsigned char *id;
+	char path[PATH_MAX];
+	GElf_Addr vaddr;
+	int n = dwfl_module_build_id(mod, &id, &vaddr), fd;
+	bool lacks;
+
+	if (n < 2)
+		return false;
+	sym_build_id_debug_path(path, sizeof(path), "", id, n);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	lacks = !has_debug_frame(fd);
+	close(fd);
+	return lacks;
+}
+
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
-	int fd = sym_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
-				    debuglink_crc, debuginfo_file_name);
+	int fd;
 
+	if (build_id_file_lacks_frame(mod))
+		return -1;
+	fd = sym_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+				debuglink_crc, debuginfo_file_name);
 	if (fd < 0 || has_debug_frame(fd))
 		return fd;
 	close(fd);
