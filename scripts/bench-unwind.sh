@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# DWARF unwinding speed: the deepstack test program (no frame pointers) recorded with
-# --call-graph dwarf (8 kB of stack per sample) for ~2 s at a 100 us cpu-clock period, then
-# `report --children --sort sym` (every sample unwound) against perf report on the same
-# file. Least CPU time (task-clock) of 3 runs each; prints the ratio.
+# DWARF unwinding speed, on two recordings made with --call-graph dwarf (8 kB of stack per
+# sample): the deepstack test program (no frame pointers) for ~2 s at a 100 us cpu-clock
+# period; and the whole system (-a, 1 ms) while short-lived processes come and go (ls -R and
+# find, 24 processes: each is a process of its own to unwind, ld.so and libc in each). Then
+# `report --children --sort sym` (every sample unwound), without schedlens's lookup cache,
+# against perf 6.1's report on the same file, and perf 6.12's where scripts/build-perf.sh
+# built it. Least CPU time (task-clock) of 3 runs each; prints the ratios.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${SCHEDLENS:-$top/build/schedlens}
@@ -24,10 +27,23 @@ secs() {
 	done
 	echo "$best"
 }
-ours=$(secs "$bin" report -i "$tmp/ds.data" --children --sort sym --no-cache)
-theirs=$(secs perf report -i "$tmp/ds.data" --children --sort sym --stdio -g none)
-printf 'deepstack, --call-graph dwarf, %s samples (%s MB)\n' "$samples" \
-	"$(( $(stat -c %s "$tmp/ds.data") >> 20 ))"
-printf '%-40s %9.3fs\n' "schedlens report --children --sort sym" "$ours"
-printf '%-40s %9.3fs\n' "perf report --children --sort sym" "$theirs"
-printf 'ratio (perf cpu / schedlens cpu): %.1fx\n' "$(echo "$theirs / $ours" | bc -l)"
+p612=$(bash "$top/scripts/build-perf.sh" -q 2>/dev/null) || p612=
+compare() {	# FILE TITLE
+	local ours theirs newer
+	ours=$(secs "$bin" report -i "$1" --children --sort sym --no-cache)
+	theirs=$(secs perf report -i "$1" --children --sort sym --stdio -g none)
+	printf '%s (%s MB)\n' "$2" "$(( $(stat -c %s "$1") >> 20 ))"
+	printf '%-40s %9.3fs\n' "schedlens report --children --sort sym" "$ours"
+	printf '%-40s %9.3fs  %.1fx\n' "perf 6.1 report --children --sort sym" "$theirs" \
+		"$(echo "$theirs / $ours" | bc -l)"
+	[ -n "$p612" ] || return 0
+	newer=$(secs "$p612" report -i "$1" --children --sort sym --stdio -g none)
+	printf '%-40s %9.3fs  %.1fx\n' "perf 6.12 report --children --sort sym" "$newer" \
+		"$(echo "$newer / $ours" | bc -l)"
+}
+compare "$tmp/ds.data" "deepstack, --call-graph dwarf, $samples samples"
+"$bin" record -a -e cpu-clock -c 1000000 --call-graph dwarf -o "$tmp/sw.data" -- sh -c \
+	'for i in 1 2 3 4 5 6 7 8 9 10 11 12; do ls -R /usr/share/doc; find /usr/lib -name "*.so*"; done' \
+	>/dev/null 2>"$tmp/rec" || { cat "$tmp/rec"; exit 1; }
+samples=$(sed -nE 's/.* ([0-9]+) samples written.*/\1/p' "$tmp/rec")
+compare "$tmp/sw.data" "system-wide (-a), --call-graph dwarf, $samples samples, 24 short processes"
