@@ -131,6 +131,7 @@ int pd_map_file(struct perf_file *f)
 		return 1;
 	f->file_size = st.st_size;
 	f->in_place = getenv("SCHEDLENS_MMAP") && strcmp(getenv("SCHEDLENS_MMAP"), "0");
+	f->chunks_only = getenv("SCHEDLENS_MMAP") && !strcmp(getenv("SCHEDLENS_MMAP"), "0");
 	if (!f->in_place) {
 		/* the headers and features: the data section is read in chunks (run_file) */
 		f->map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, f->fd, 0);

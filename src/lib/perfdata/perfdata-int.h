@@ -61,6 +61,11 @@ struct perf_file {
 	bool pipe, swap, ran, begun;
 	const uint8_t *map;		/* file mode: the whole file */
 	bool in_place;			/* SCHEDLENS_MMAP: records parsed in the mapping */
+	bool chunks_only;		/* SCHEDLENS_MMAP=0: not even samples with stacks mapped */
+	bool map_drop;			/* run_mapped() gives back pages (pd_drop_behind()) */
+	uint64_t map_at;		/* the offset it parses at */
+	uint64_t drop_next;		/* where it next gives back the pages behind */
+	uint64_t drop_count;		/* bytes delivered since */
 	size_t map_len;
 	uint64_t file_size;
 	uint64_t truncated;		/* data size the header claims, when past the end */
@@ -377,6 +382,11 @@ static inline bool pd_parse_common(struct perf_file *f, struct pd_evsel *e,
 	f->stats.nr_samples++;
 	return true;
 }
+
+#define PD_DROP_STEP	(8u << 20)
+
+/* the mapping's pages below f->map_at given back (perfdata-read.c's map_stacks()) */
+void pd_drop_behind(struct perf_file *f);
 
 /* a record the queue (f->q) hands back in time order */
 int pd_deliver_queued(void *ctx, const struct stream_qent *q);

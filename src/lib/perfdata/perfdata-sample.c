@@ -148,6 +148,8 @@ int pd_deliver_queued(void *ctx, const struct stream_qent *q)
 
 	if (!h)
 		return -EIO;
+	if (f->map_drop && (f->drop_count += h->size) >= PD_DROP_STEP)
+		pd_drop_behind(f);
 	if (h->type == PERF_RECORD_SAMPLE && pd_parse_common(f, e, h))
 		return f->ops->sample ? f->ops->sample(f->ops->ctx, &e->cur) : 0;
 	return pd_deliver(f, h, e, stream_qent__off(q));
