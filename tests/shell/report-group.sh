@@ -18,10 +18,19 @@ mkdir -p "$TMP/nosym"
 # perf's banner (the --header hint and its '#') and its closing tip are not schedlens's;
 # the blank and '#' lines at the end are left out on both sides
 trim_tail() { awk '/^#?$/ { held = held $0 "\n"; next } { printf "%s%s\n", held, $0; held = "" }'; }
+# perf 6.1 can spin for good printing a group's table sorted by sym: here on a recording of
+# ls whose unresolved user addresses (`[.] 0x80cc`) came last; a table perf does not print in
+# 30 s (it takes well under one) is said and left out (status 124)
+hung=0
 perf_table() {
-	perf report --stdio "$@" 2>/dev/null |
-		awk 'NR == 1 && /^# To display the perf.data header/ { skip = 1; next }
-		     skip == 1 && /^#$/ { skip = 0; next } { skip = 0; print }' |
+	LC_ALL=C timeout 30 perf report --stdio "$@" >"$TMP/perf.raw" 2>/dev/null
+	if [ $? = 124 ]; then
+		echo "perf report $* did not finish in 30 s: left out" >&2
+		hung=$((hung + 1))
+		return 124
+	fi
+	awk 'NR == 1 && /^# To display the perf.data header/ { skip = 1; next }
+	     skip == 1 && /^#$/ { skip = 0; next } { skip = 0; print }' "$TMP/perf.raw" |
 		sed '/^# (Tip: /,$d' | trim_tail
 }
 ours_table() {
@@ -35,7 +44,7 @@ same() {
 	while [ "$1" != -- ]; do pa+=("$1"); shift; done
 	shift
 	oa=("$@")
-	perf_table "${pa[@]}" >"$TMP/perf"
+	perf_table "${pa[@]}" >"$TMP/perf" || return 0
 	ours_table "${oa[@]}" >"$TMP/ours"
 	[ -s "$TMP/perf" ] || fail "$name: perf printed no table"
 	diff -u "$TMP/perf" "$TMP/ours" >"$TMP/diff" || { head -40 "$TMP/diff"; fail "$name differs from perf"; }
@@ -84,9 +93,11 @@ for g in '{cpu-clock,task-clock}' '{cpu-clock,task-clock}:S'; do
 				--sort $sort $mode -- -i "$TMP/g.data" --sort $sort $mode
 		done
 	done
-	perf_table -i "$TMP/g.data" --no-children -g none --sort sym | grep '^#' >"$TMP/perf"
 	ours_table -i "$TMP/g.data" --sort sym | grep '^#' >"$TMP/ours"
-	diff -u "$TMP/perf" "$TMP/ours" || fail "recorded $g --sort sym: header lines differ from perf"
+	if perf_table -i "$TMP/g.data" --no-children -g none --sort sym >"$TMP/perf.t"; then
+		grep '^#' "$TMP/perf.t" >"$TMP/perf"
+		diff -u "$TMP/perf" "$TMP/ours" || fail "recorded $g --sort sym: header lines differ from perf"
+	fi
 	grep -q "of events 'anon group { cpu-clock, task-clock }'" "$TMP/ours" ||
 		fail "recorded $g not shown as one group"
 done
@@ -108,10 +119,14 @@ echo "with the groups recorded here: $lines lines equal perf's"
 # is said: --children of unresolved user addresses differs from perf's, for single events too)
 perf record -g -e '{cpu-clock,task-clock}' -o "$TMP/gg.data" -- ls -R /usr/share >/dev/null 2>"$TMP/rec.err" ||
 	skip "perf record -g cannot record the software event group here: $(tail -1 "$TMP/rec.err")"
-perf_table -i "$TMP/gg.data" --children -g none --sort sym >"$TMP/perf"
 ours_table -i "$TMP/gg.data" --children --sort sym >"$TMP/ours"
-diff -u <(grep -E '^# (Samples|Event count)' "$TMP/perf") <(grep -E '^# (Samples|Event count)' "$TMP/ours") ||
-	fail "--children on a group: count lines differ from perf"
+if perf_table -i "$TMP/gg.data" --children -g none --sort sym >"$TMP/perf"; then
+	diff -u <(grep -E '^# (Samples|Event count)' "$TMP/perf") \
+		<(grep -E '^# (Samples|Event count)' "$TMP/ours") ||
+		fail "--children on a group: count lines differ from perf"
+else
+	: >"$TMP/perf"
+fi
 grep -qE '^#  +Children  +Self  Symbol' "$TMP/ours" || fail "--children on a group: no Children, Self columns"
 # LABEL|SHARES of the rows with 4 shares (a group), or with 2 of table $2 (--no-group)
 rows() {
@@ -152,8 +167,9 @@ echo "--children on a group: $(wc -l <"$TMP/side") rows as --no-group's tables;"
 # shares under the entries, as a multiset (perf names some frames by other aliases)
 for mode in "" --no-group; do
 	# shellcheck disable=SC2086
-	perf_table -i "$TMP/gg.data" --no-children -g caller --sort sym $mode |
-		grep -oE -- '--[0-9.]+%--' | sort >"$TMP/perf"
+	perf_table -i "$TMP/gg.data" --no-children -g caller --sort sym $mode >"$TMP/perf.t" ||
+		continue
+	grep -oE -- '--[0-9.]+%--' "$TMP/perf.t" | sort >"$TMP/perf"
 	# shellcheck disable=SC2086
 	ours_table -i "$TMP/gg.data" --no-children -g caller --sort sym $mode |
 		grep -oE -- '--[0-9.]+%--' | sort >"$TMP/ours"
@@ -161,3 +177,4 @@ for mode in "" --no-group; do
 	diff -u "$TMP/perf" "$TMP/ours" || fail "-g on a group $mode: branch shares differ from perf's"
 	echo "-g on a group ${mode:-side by side}: $(wc -l <"$TMP/ours") branch shares equal perf's"
 done
+[ "$hung" = 0 ] || echo "$hung of perf's tables left out: perf did not finish them in 30 s"
