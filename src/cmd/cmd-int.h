@@ -83,7 +83,8 @@ struct cmd_progress {
 	bool shown;
 };
 
-/* show @f's reading on stderr when stderr is a terminal */
+/* show @f's reading on stderr when stderr is a terminal; a SIGBUS while it is read (the file
+ * cut short under its mapping) ends the command with a message naming @path */
 void cmd_progress__attach(struct cmd_progress *p, struct perf_file *f, const char *path);
 /* wipe the line if it was shown */
 void cmd_progress__end(struct cmd_progress *p);

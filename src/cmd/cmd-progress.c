@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The progress line of a perf.data file being read (cmd-int.h). */
+/* The progress line of a perf.data file being read, and its SIGBUS (cmd-int.h). */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -25,11 +26,32 @@ static void show(void *ctx, uint64_t done, uint64_t total)
 	fflush(stderr);
 }
 
+/*
+ * The reader maps the file (its headers; the records of a --call-graph dwarf recording): a file
+ * cut short under the mapping while it is read (overwritten in place) faults with SIGBUS where
+ * a read would have come up short. That ends the command with a message, not a "Bus error".
+ */
+static char sigbus_msg[512];
+static size_t sigbus_len;
+
+static void on_sigbus(int sig)
+{
+	(void)sig;
+	if (write(STDERR_FILENO, sigbus_msg, sigbus_len) < 0)
+		_exit(1);
+	_exit(1);
+}
+
 void cmd_progress__attach(struct cmd_progress *p, struct perf_file *f, const char *path)
 {
 	const char *ms = getenv("SCHEDLENS_PROGRESS_MS");
 	long after = 1000;
+	int n;
 
+	n = snprintf(sigbus_msg, sizeof(sigbus_msg), "\nschedlens: '%s' was cut short while it "
+		     "was read (SIGBUS): read it again once it is whole\n", path);
+	sigbus_len = n < 0 ? 0 : (size_t)n < sizeof(sigbus_msg) ? (size_t)n : sizeof(sigbus_msg) - 1;
+	signal(SIGBUS, on_sigbus);
 	*p = (struct cmd_progress){ .path = path };
 	if (!isatty(STDERR_FILENO))
 		return;
