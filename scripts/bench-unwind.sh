@@ -19,7 +19,7 @@ gcc -g -O2 -fomit-frame-pointer -fno-optimize-sibling-calls -o "$tmp/deepstack" 
 	>/dev/null 2>"$tmp/rec" || { cat "$tmp/rec"; exit 1; }
 samples=$(sed -nE 's/.* ([0-9]+) samples written.*/\1/p' "$tmp/rec")
 secs() {
-	local best= t
+	local best='' t
 	for _ in 1 2 3; do
 		perf stat -x, -e task-clock -o "$tmp/stat" -- "$@" >/dev/null 2>&1
 		t=$(awk -F, '/task-clock/ { printf "%.6f", $1 / 1000 }' "$tmp/stat")
