@@ -122,6 +122,7 @@ int pd_open_file_mode(struct perf_file *f)
 
 int pd_map_file(struct perf_file *f)
 {
+	const char *mmap_env = getenv("SCHEDLENS_MMAP");
 	uint64_t magic = 0;
 	struct stat st;
 
@@ -130,8 +131,8 @@ int pd_map_file(struct perf_file *f)
 	if (!S_ISREG(st.st_mode) || !st.st_size)
 		return 1;
 	f->file_size = st.st_size;
-	f->in_place = getenv("SCHEDLENS_MMAP") && strcmp(getenv("SCHEDLENS_MMAP"), "0");
-	f->chunks_only = getenv("SCHEDLENS_MMAP") && !strcmp(getenv("SCHEDLENS_MMAP"), "0");
+	f->in_place = mmap_env && strcmp(mmap_env, "0");
+	f->chunks_only = mmap_env && !f->in_place;
 	if (!f->in_place) {
 		/* the headers and features: the data section is read in chunks (run_file) */
 		f->map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, f->fd, 0);
