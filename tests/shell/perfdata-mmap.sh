@@ -45,8 +45,10 @@ done
 echo "a $((size >> 20)) MB --call-graph dwarf recording: chunks and the mapping equal on 4 outputs"
 
 # memory that does not grow with the file: the recording three times over (a valid perf.data,
-# tests/test-perfdata --replicate) read in about the peak RSS of one copy; mapped without the
-# pages given back, the 2 more copies (2 x size) would all be resident at the end
+# tests/test-perfdata --replicate) read in about the peak RSS of one copy: it may grow by less
+# than one copy's size (with both CPUs busy it grew by up to 11 MB for 38 MB, the pages of up
+# to two 8 MB steps and huge pages; alone by 3-7 MB), where mapped without the pages given back
+# the 2 more copies are all resident at the end (86 MB more)
 rep=$(dirname "$SCHEDLENS")/tests/test-perfdata
 [ -x "$rep" ] || { echo "no $rep: the memory check left out (make unit-bins)"; exit 0; }
 "$rep" --replicate "$TMP/ds.data" "$TMP/ds3.data" 3 >/dev/null || fail "cannot replicate the recording"
@@ -57,6 +59,6 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
 }
 one=$(peak_kb "$SCHEDLENS" report --sort sym -i "$TMP/ds.data") || fail "report of one copy failed"
 three=$(peak_kb "$SCHEDLENS" report --sort sym -i "$TMP/ds3.data") || fail "report of three copies failed"
-[ $((three - one)) -lt $((size >> 12)) ] ||
+[ $((three - one)) -lt $((size >> 10)) ] ||
 	fail "peak RSS $one kB for $((size >> 20)) MB, $three kB for three times that: it grows with the file"
 echo "peak RSS $one kB for one copy, $three kB for three ($((3 * size >> 20)) MB)"
