@@ -116,6 +116,12 @@ struct stream_ops {
 	int (*raw)(void *ctx, const struct perf_event_header *h, const void *rec);
 	int (*end)(void *ctx, const struct stream_stats *stats);
 	/*
+	 * Every record with a time up to @time has been delivered (a time-order flush, as
+	 * perf's at a FINISHED_ROUND; ~0 at the end): a consumer of unordered samples can
+	 * settle those of them not newer, the records around them known. Both sources call it.
+	 */
+	int (*flushed)(void *ctx, uint64_t time);
+	/*
 	 * The SAMPLEs whose cpumode (misc & PERF_RECORD_MISC_CPUMODE_MASK) has its bit here
 	 * (1 << cpumode) may come to .sample as they are read, outside time order, for a
 	 * consumer whose handling of them does not depend on the records around them (perf's

@@ -390,6 +390,8 @@ void pd_drop_behind(struct perf_file *f);
 
 /* a record the queue (f->q) hands back in time order */
 int pd_deliver_queued(void *ctx, const struct stream_qent *q);
+/* the queue flushed up to @limit: the consumer's flushed() */
+int pd_flushed(void *ctx, uint64_t limit);
 
 
 #endif

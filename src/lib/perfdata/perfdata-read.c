@@ -415,13 +415,14 @@ static inline int sample_at(struct perf_file *f, const struct perf_event_header 
 
 	f->stats.nr_records++;
 	f->stats.nr_by_type[PERF_RECORD_SAMPLE]++;
+	if (e && e->time_off >= 0 && e->time_off + 8 <= h->size)
+		memcpy(&t, (const uint8_t *)h + e->time_off, 8);
 	if (f->unordered && e && (f->unordered >> (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) & 1)) {
+		stream_queue__saw(&f->q, t);
 		if (!pd_parse_common(f, e, h))
 			return pd_deliver(f, h, e, off);
 		return f->ops->sample ? f->ops->sample(f->ops->ctx, &e->cur) : 0;
 	}
-	if (e && e->time_off >= 0 && e->time_off + 8 <= h->size)
-		memcpy(&t, (const uint8_t *)h + e->time_off, 8);
 	if (!t || t == ~0ULL)
 		return pd_deliver(f, h, e, off);
 	return stream_queue__push_inl(&f->q, pd_queued_rec(f, h), t, pd_evsel_tag(e), off);
@@ -840,6 +841,7 @@ int perf_file__open(struct perf_file **out, const char *path, struct errbuf *err
 	if (!f)
 		return -ENOMEM;
 	stream_queue__init(&f->q, pd_deliver_queued, f);
+	f->q.flushed = pd_flushed;
 	f->err = err;
 	f->path = strdup(!strcmp(path, "-") ? "(stdin)" : path);
 	f->fd = !strcmp(path, "-") ? 0 : open(path, O_RDONLY | O_CLOEXEC);

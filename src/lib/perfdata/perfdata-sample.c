@@ -139,6 +139,13 @@ int pd_deliver(struct perf_file *f, const struct perf_event_header *h, struct pd
 	return deliver_other(f, h, off);
 }
 
+int pd_flushed(void *ctx, uint64_t limit)
+{
+	struct perf_file *f = ctx;
+
+	return f->ops && f->ops->flushed ? f->ops->flushed(f->ops->ctx, limit) : 0;
+}
+
 int pd_deliver_queued(void *ctx, const struct stream_qent *q)
 {
 	struct perf_file *f = ctx;

@@ -392,7 +392,9 @@ void stream_queue__init(struct stream_queue *q, int (*fn)(void *ctx, const struc
 
 int stream_queue__flush(struct stream_queue *q, uint64_t limit)
 {
-	return q->nr_runs ? deliver(q, limit, SIZE_MAX) : 0;
+	int ret = q->nr_runs ? deliver(q, limit, SIZE_MAX) : 0;
+
+	return ret || !q->flushed ? ret : q->flushed(q->ctx, limit);
 }
 
 int stream_queue__push(struct stream_queue *q, const struct perf_event_header *h, uint64_t time,

@@ -266,6 +266,14 @@ static int sampler__open(struct sampler *s, struct errbuf *err)
 
 static int deliver(void *ctx, const struct stream_qent *q);
 
+/* the queue flushed up to @limit: the consumer's flushed() */
+static int flushed(void *ctx, uint64_t limit)
+{
+	struct sampler *s = ctx;
+
+	return s->ops && s->ops->flushed ? s->ops->flushed(s->ops->ctx, limit) : 0;
+}
+
 struct sampler *sampler__new(const struct sampler_opts *o, struct errbuf *err)
 {
 	struct sampler *s;
@@ -288,6 +296,7 @@ struct sampler *sampler__new(const struct sampler_opts *o, struct errbuf *err)
 		return NULL;
 	}
 	stream_queue__init(&s->q, deliver, s);
+	s->q.flushed = flushed;
 	s->dec.stats = &s->stats;
 	s->evlist = perf_evlist__new();
 	if (!s->evlist) {
@@ -469,6 +478,7 @@ static int sampler__read_all(struct sampler *s)
 			if (unordered(s, &e->header)) {	/* delivered as read, not queued */
 				struct stream_qent q = { .rec = &e->header };
 
+				stream_queue__saw(&s->q, record_time(s, &e->header));
 				ret = deliver(s, &q);
 				perf_mmap__consume(map);
 				continue;

@@ -202,6 +202,8 @@ struct stream_queue {
 	uint64_t last, max_time, next_flush;
 	struct stream_chunk *chunks, *chunks_last;	/* in use, oldest first */
 	int (*deliver)(void *ctx, const struct stream_qent *e);
+	/* after a flush up to a time delivered all of it (NULL: nothing), with ctx */
+	int (*flushed)(void *ctx, uint64_t limit);
 	void *ctx;
 };
 
@@ -223,6 +225,18 @@ static inline void stream_queue__append(struct stream_queue *q, struct stream_ru
 	last->end++;
 	q->last = time;
 	if (time > q->max_time)
+		q->max_time = time;
+}
+
+/*
+ * A record of @time delivered outside the queue (stream_ops.unordered): the flushes' limits
+ * count it as a queued one, as perf's rounds count every record, so records are flushed at
+ * the same points whichever way the samples go (a consumer of unordered samples settles them
+ * at those points: stream_ops.flushed)
+ */
+static inline void stream_queue__saw(struct stream_queue *q, uint64_t time)
+{
+	if (time != ~0ULL && time > q->max_time)
 		q->max_time = time;
 }
 
