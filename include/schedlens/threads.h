@@ -94,6 +94,8 @@ int threads__resolve(struct threads *t, uint32_t pid, uint32_t tid, uint16_t mis
 /* The comm of pid/tid as threads__resolve() gives it, creating the thread as it does; NULL
  * on ENOMEM. */
 const char *threads__comm_of(struct threads *t, uint32_t pid, uint32_t tid);
+/* thread @tid's comm as a lookup gives it now, NULL when there is no such thread (none made) */
+const char *threads__comm_now(struct threads *t, uint32_t tid);
 
 /* Intern a string. NULL on ENOMEM. */
 const char *threads__intern(struct threads *t, const char *s);

@@ -167,9 +167,9 @@ int cmd_report(int argc, char **argv)
 			     "default, as perf) or of those shown (relative)"),
 		OPT_FLAG(0, "ordered", &o.ordered,
 			 "every sample in time order (by default, with sort keys\n"
-			 "sym and dso only, kernel samples are counted as read;\n"
-			 "the same figures, and read again in order when a kernel\n"
-			 "map changes)"),
+			 "sym, dso and comm only, kernel samples are counted as\n"
+			 "read; the same figures, and read again in order when a\n"
+			 "kernel map changes or a comm cannot be told)"),
 		OPT_TEXT("symbols: sort keys sym and srcline; user DSOs through libdwfl, "
 			 "the kernel through"),
 		OPT_TEXT("FILE.kallsyms, /proc/kallsyms when recorded on this kernel, "

@@ -112,8 +112,17 @@ bool report__kagg_eligible(const struct report *r, bool pipe);
 int report__kagg_new(struct report *r);
 void report__kagg_delete(struct report *r);
 int report__kagg_sample(void *ctx, const struct stream_sample *s);
-/* the places into the hists; *@again when the kernel maps changed: read in time order */
+/* the places into the hists; *@again when the kernel maps changed, or a sample's comm could
+ * not be told: read in time order */
 int report__kagg_finish(struct report *r, bool *again);
+/* with the comm a key (by_thread): the comms of @tids before a COMM or FORK record into @before,
+ * and after it the changes noted with its @time (0 or -ENOMEM); the samples up to @limit settled
+ * once every record up to it has come */
+bool report__kagg_by_thread(const struct report *r);
+void report__kagg_watch(struct report *r, const uint32_t *tids, size_t n, const char **before);
+int report__kagg_changed(struct report *r, const uint32_t *tids, size_t n,
+			 const char *const *before, uint64_t time);
+int report__kagg_flushed(struct report *r, uint64_t limit);
 
 /* report-print.c */
 struct report_col {

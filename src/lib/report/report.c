@@ -174,8 +174,15 @@ static int rep_comm(void *ctx, uint32_t pid, uint32_t tid, const char *comm, boo
 		    uint64_t time)
 {
 	struct report *r = ctx;
+	const uint32_t tids[2] = { tid, pid };	/* (a lookup of a thread makes its leader) */
+	const char *before[2];
+	int ret;
 
-	return threads__comm(r->threads, pid, tid, comm, exec);
+	if (!report__kagg_by_thread(r))
+		return threads__comm(r->threads, pid, tid, comm, exec);
+	report__kagg_watch(r, tids, 2, before);
+	ret = threads__comm(r->threads, pid, tid, comm, exec);
+	return ret ?: report__kagg_changed(r, tids, 2, before, time);
 }
 
 static int rep_mmap(void *ctx, const struct stream_mmap *m)
@@ -188,8 +195,20 @@ static int rep_mmap(void *ctx, const struct stream_mmap *m)
 static int rep_task(void *ctx, const struct stream_task *t)
 {
 	struct report *r = ctx;
+	const uint32_t tids[4] = { t->tid, t->pid, t->ptid, t->ppid };
+	const char *before[4];
+	int ret;
 
-	return threads__task(r->threads, t, t->misc);
+	if (!t->fork || !report__kagg_by_thread(r))
+		return threads__task(r->threads, t, t->misc);
+	report__kagg_watch(r, tids, 4, before);
+	ret = threads__task(r->threads, t, t->misc);
+	return ret ?: report__kagg_changed(r, tids, 4, before, t->time);
+}
+
+static int rep_flushed(void *ctx, uint64_t limit)
+{
+	return report__kagg_flushed(ctx, limit);
 }
 
 static int rep_lost(void *ctx, uint64_t id, uint64_t nr, uint64_t time)
@@ -210,7 +229,8 @@ int report__new(struct report **out, const struct report_opts *o, struct perf_fi
 	*r = (struct report){ .o = o, .f = f, .kagg_allowed = unordered, .err = err };
 	r->ops = (struct stream_ops){ .ctx = r, .begin = rep_begin, .sample = rep_sample,
 				      .comm = rep_comm, .mmap = rep_mmap, .task = rep_task,
-				      .lost = rep_lost, .no_formats = true };
+				      .lost = rep_lost, .flushed = rep_flushed,
+				      .no_formats = true };
 	r->threads = threads__new();
 	if (!r->threads || !(r->unknown = threads__intern(r->threads, "[unknown]"))) {
 		err__set(err, -ENOMEM, "out of memory");

@@ -643,6 +643,13 @@ uint64_t threads__kmaps_gen(const struct threads *t)
 	return t->kmaps_gen;
 }
 
+const char *threads__comm_now(struct threads *t, uint32_t tid)
+{
+	struct thread *th = find_thread(t, (int32_t)tid);
+
+	return th ? th->comm : NULL;
+}
+
 const char *threads__comm_of(struct threads *t, uint32_t pid, uint32_t tid)
 {
 	struct thread *th = findnew(t, pid, tid);
