@@ -280,6 +280,11 @@ int report__kagg_sample(void *ctx, const struct stream_sample *s)
 	}
 	if (!a->by_thread)
 		return place_add(r, s);
+	if (a->unsure)
+		return 0;	/* (the file is read again in order) */
+	/* (more events, a larger period or a later time than a waiting sample holds: in order) */
+	if (s->evsel->idx >= MAX_EVS || s->period > UINT32_MAX || s->time >= AT_MAX)
+		return a->unsure = true, 0;
 	b = a->pend_last;
 	if (!b || b->nr == PEND_BLOCK) {
 		struct pend_block *n = a->spare ?: malloc(sizeof(*n));
@@ -295,9 +300,6 @@ int report__kagg_sample(void *ctx, const struct stream_sample *s)
 			a->pend = n;
 		a->pend_last = b = n;
 	}
-	/* (more events, a larger period or a later time than a waiting sample holds: in order) */
-	if (s->evsel->idx >= MAX_EVS || s->period > UINT32_MAX || s->time >= AT_MAX)
-		return a->unsure = true, 0;
 	a->evs[s->evsel->idx] = s->evsel;
 	b->v[b->nr++] = (struct kagg_pend){
 		.at = s->time > a->flushed ? 4 * s->time : 4 * a->flushed + 2,	/* (late) */
@@ -459,11 +461,12 @@ static int count_settled(struct report *r, const struct stream_evsel *ev,
 		return 0;
 	}
 	s = (struct stream_sample){ .evsel = ev, .ip = p->ip, .pid = p->pid, .tid = p->tid,
-				    .misc = p->misc, .time = p->time, .period = p->period,
-				    .nr_callchain = p->with_caller ? 3 : 0 };
+				    .misc = p->misc, .time = p->time, .period = p->period };
 	ret = report__place(r, &s, &k, NULL);
 	if (ret)
 		return ret;
+	if (r->symrep)	/* (its callchain, counted where its symbol is a skid one) */
+		symrep__repeat_n(r->symrep, k.sym_name, 0, 0, p->with_caller);
 	k.comm = comm;
 	ret = hist__add_idx(r->hists[idx], &k, p->period, &w->idx);
 	*w = (struct kagg_row){ p->ip, comm, k.sym_name, ret ? NULL : ev, w->idx };
