@@ -131,8 +131,9 @@ int pd_map_file(struct perf_file *f)
 	if (!S_ISREG(st.st_mode) || !st.st_size)
 		return 1;
 	f->file_size = st.st_size;
-	f->in_place = mmap_env && strcmp(mmap_env, "0");
-	f->chunks_only = mmap_env && !f->in_place;
+	f->chunks_only = mmap_env && !strcmp(mmap_env, "0");
+	f->stacks_mapped = mmap_env && !strcmp(mmap_env, "stacks");
+	f->in_place = mmap_env && !f->chunks_only && !f->stacks_mapped;
 	if (!f->in_place) {
 		/* the headers and features: the data section is read in chunks (run_file) */
 		f->map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, f->fd, 0);

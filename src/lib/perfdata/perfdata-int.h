@@ -62,7 +62,9 @@ struct perf_file {
 	const uint8_t *map;		/* file mode: the whole file */
 	bool in_place;			/* SCHEDLENS_MMAP: records parsed in the mapping */
 	bool chunks_only;		/* SCHEDLENS_MMAP=0: not even samples with stacks mapped */
+	bool stacks_mapped;		/* SCHEDLENS_MMAP=stacks: those mapped, unasked (map_cheaper()) */
 	bool map_drop;			/* run_mapped() gives back pages (pd_drop_behind()) */
+	size_t kept_max;		/* chunks kept holding queued records (chunk_get()) */
 	uint64_t map_at;		/* the offset it parses at */
 	uint64_t drop_next;		/* where it next gives back the pages behind */
 	uint64_t drop_count;		/* bytes delivered since */
@@ -385,7 +387,7 @@ static inline bool pd_parse_common(struct perf_file *f, struct pd_evsel *e,
 
 #define PD_DROP_STEP	(8u << 20)
 
-/* the mapping's pages below f->map_at given back (perfdata-read.c's map_stacks()) */
+/* the mapping's pages below f->map_at given back (perfdata-read.c's has_stacks()) */
 void pd_drop_behind(struct perf_file *f);
 
 /* a record the queue (f->q) hands back in time order */

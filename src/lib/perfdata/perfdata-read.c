@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -105,9 +106,13 @@ static struct stream_chunk *chunk_alloc(void)
  * chunks holding queued records: at most this many before records are queued by offset. Two
  * rather than four: on (c) of the bench corpus (rounds of 13-18 MB) `sched -i` 30.2 -> 22.2 MB,
  * `report --sort comm,dso,sym` 25.9 -> 19.8 MB, `script` 32 -> 28 MB, for 3% more instructions
- * (what is read again) and no CPU time told apart from the VM's spread.
+ * (what is read again) and no CPU time told apart from the VM's spread. Samples with user
+ * stacks, when read (has_stacks()), keep up to PD_KEPT_STACKS: their rounds are megabytes of
+ * few records, and with two chunks every byte of them was read twice (the bench's dwarf.data,
+ * rounds of 2.7 MB on average: 601 MB read for its 337, 361 MB with 8 chunks, 337 MB with 16).
  */
 #define PD_KEPT_CHUNKS	2
+#define PD_KEPT_STACKS	8
 #define PD_REREAD_BUF	(512u << 10)	/* each of the two read buffers past them */
 
 static bool chunk_tracked(const struct perf_file *f, const struct stream_chunk *c)
@@ -136,9 +141,9 @@ static struct stream_chunk *chunk_get(struct perf_file *f, uint64_t lo)
 		return c;
 	}
 	if (!f->swap)
-		for (c = f->q.chunks; c && kept < PD_KEPT_CHUNKS; c = c->next)
+		for (c = f->q.chunks; c && kept < f->kept_max; c = c->next)
 			kept += c->pool != NULL;	/* not the few records repacked */
-	if (kept == PD_KEPT_CHUNKS) {
+	if (kept == f->kept_max) {
 		f->rb_cur ^= 1;
 		if (!f->rbuf[f->rb_cur] &&
 		    !(f->rbuf[f->rb_cur] = stream_chunk__new(PD_REREAD_BUF)))
@@ -430,24 +435,66 @@ static inline int sample_at(struct perf_file *f, const struct perf_event_header 
 
 /*
  * Samples with user stacks (--call-graph dwarf: kilobytes each, read by the unwinder alone
- * where by anything) are parsed where the file is mapped. Read in chunks they were copied
- * once and, a round being larger than the chunks kept, copied again when delivered: 520 MB
- * read for the 337 MB of the bench corpus's dwarf.data, `report --sort sym` 80 ms of CPU
- * against 25 ms mapped. The mapping is read-only, so its pages behind the record being parsed
- * can be given back at any time (a queued record there faults in again from the page cache
- * when delivered): every PD_DROP_STEP parsed and every PD_DROP_STEP delivered (a round
- * delivered at once faults in all of it), so memory stays flat however large the file.
+ * where by anything) are parsed where the file is mapped, where that is the cheaper way
+ * (map_cheaper()). The mapping is read-only, so its pages behind the record being parsed can
+ * be given back at any time (a queued record there faults in again from the page cache when
+ * delivered): every PD_DROP_STEP parsed and every PD_DROP_STEP delivered (a round delivered at
+ * once faults in all of it), so memory stays flat however large the file.
  */
-static bool map_stacks(const struct perf_file *f)
+static bool has_stacks(const struct perf_file *f)
 {
 	size_t i;
 
-	if (f->swap || f->pipe || !f->map || f->chunks_only)
-		return false;
 	for (i = 0; i < f->nr_evsels; i++)
 		if (f->evsels[i]->sample_type & PERF_SAMPLE_STACK_USER)
 			return true;
 	return false;
+}
+
+static uint64_t thread_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/*
+ * Whether a page of the file costs less where it is mapped (its first touch) than read (copied
+ * into a buffer in use), told by timing both on the data's first PD_PROBE_BYTES. Machines
+ * differ by far: on one VM of this project's kind the mapped dwarf.data of the bench corpus
+ * gave `report --sort sym` in 8-10 ms against 80 ms read (every byte read twice then); on
+ * another one a page touched cost ~2 us and one copied ~0.5 us, and mapped took 31-58 ms
+ * (more on a file just written: 136-234 ms, against 43-53 ms read) against 25 ms read once.
+ * A file too small to tell is mapped. The outputs are the same either way.
+ */
+#define PD_PROBE_BYTES	(256u << 10)
+#define PD_PROBE_PIECE	(64u << 10)
+
+static bool map_cheaper(struct perf_file *f)
+{
+	uint64_t lo = f->hdr.data_offset & ~(uint64_t)4095, t0, t1, t2;
+	volatile const char *m = (const char *)f->map;
+	char *buf;
+	size_t i;
+	int ok = 1;
+
+	if (f->hdr.data_size < 2 * PD_PROBE_BYTES || lo + PD_PROBE_BYTES > f->map_len)
+		return true;
+	buf = malloc(PD_PROBE_PIECE);
+	if (!buf)
+		return true;
+	ok &= pread(f->fd, buf, PD_PROBE_PIECE, (off_t)lo) == PD_PROBE_PIECE;	/* warm */
+	t0 = thread_ns();
+	for (i = 0; i < PD_PROBE_BYTES; i += PD_PROBE_PIECE)
+		ok &= pread(f->fd, buf, PD_PROBE_PIECE, (off_t)(lo + i)) == PD_PROBE_PIECE;
+	t1 = thread_ns();
+	for (i = 0; i < PD_PROBE_BYTES; i += 4096)
+		(void)m[lo + i];
+	t2 = thread_ns();
+	free(buf);
+	madvise((void *)(f->map + lo), PD_PROBE_BYTES, MADV_DONTNEED);
+	return !ok || t2 - t1 < t1 - t0;
 }
 
 void pd_drop_behind(struct perf_file *f)
@@ -462,7 +509,7 @@ void pd_drop_behind(struct perf_file *f)
 
 /*
  * The records of the data section parsed where the file is mapped: SCHEDLENS_MMAP (the
- * mapping populated beforehand), or samples with user stacks (map_stacks(), @drop set)
+ * mapping populated beforehand), or samples with user stacks (has_stacks(), @drop set)
  */
 static int run_mapped(struct perf_file *f, bool drop)
 {
@@ -658,7 +705,8 @@ nomem:
  * that records are queued by offset and read again when delivered (chunk_get()). On the
  * bench's system-wide recording (rounds of up to 21.7 MB, two in the queue) peak RSS of
  * `report --sort sym` went 88 -> 40 MB so. Samples with user stacks are parsed in the mapping
- * (map_stacks()), and so is everything with SCHEDLENS_MMAP=1 (run_mapped).
+ * where that costs less here (map_cheaper()), and so is everything with SCHEDLENS_MMAP=1
+ * (run_mapped).
  */
 static int run_file(struct perf_file *f)
 {
@@ -667,9 +715,18 @@ static int run_file(struct perf_file *f)
 	size_t have = 0, pos = 0;
 	int ret = 0;
 
-	if (f->in_place || map_stacks(f)) {
-		ret = run_mapped(f, !f->in_place);
+	f->kept_max = PD_KEPT_CHUNKS;
+	if (f->in_place) {
+		ret = run_mapped(f, false);
 		goto out;
+	}
+	if (has_stacks(f)) {
+		if (!f->swap && !f->pipe && f->map && !f->chunks_only &&
+		    (f->stacks_mapped || map_cheaper(f))) {
+			ret = run_mapped(f, true);
+			goto out;
+		}
+		f->kept_max = PD_KEPT_STACKS;
 	}
 	while (off < end) {
 		struct perf_event_header h;
