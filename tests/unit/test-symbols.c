@@ -20,6 +20,7 @@
 #include "schedlens/symstacks.h"
 #include "schedlens/threads.h"
 #include "machine.h"
+#include "../../src/lib/symbols/symbols-int.h"
 
 static __attribute__((noinline)) int marker_fn(int x) { return x * 3 + 1; } enum { MARKER_LINE = __LINE__ };
 static __attribute__((noinline)) int marker_two(int x) { return x * 5 + 2; } enum { MARKER2_LINE = __LINE__ };
@@ -149,6 +150,45 @@ START_TEST(test_frame_numbers)
 	ck_assert_uint_eq(b.ident, a.ident);
 	symbols__resolve(s, 42, 0x20, PERF_RECORD_MISC_USER, 0, &u1);
 	ck_assert_uint_eq(u1.ident, u2.ident);
+	del_session(s);
+}
+END_TEST
+
+/*
+ * Addresses asked for one by one that mostly miss the memo make it be gone past
+ * (resolve_memo()): the answers and the frames' numbers are the same either way, and the memo
+ * is looked in again after
+ */
+START_TEST(test_memo_passed_by)
+{
+	struct symbols *s = new_session(false);
+	uint64_t ip = (uint64_t)(uintptr_t)&marker_fn;
+	struct sym_loc a, u, b;
+	size_t i;
+
+	ck_assert_int_gt(feed_self(s, exe), 0);
+	symbols__resolve(s, 42, ip + 1, PERF_RECORD_MISC_USER, 0, &a);
+	symbols__resolve(s, 42, 0x20, PERF_RECORD_MISC_USER, 0, &u);
+	ck_assert_uint_eq(s->rmemo_skip, 0);
+	/* a window of addresses each asked once (no map there: each its own frame) */
+	for (i = 0; i < SYM_RMEMO_WINDOW; i++)
+		symbols__resolve(s, 42, 0x100000 + 16 * i, PERF_RECORD_MISC_USER, 0, &b);
+	ck_assert_uint_gt(s->rmemo_skip, 0);
+	symbols__resolve(s, 42, ip + 1, PERF_RECORD_MISC_USER, 0, &b);
+	ck_assert_str_eq(b.sym, "marker_fn");
+	ck_assert_uint_eq(b.ident, a.ident);
+	symbols__resolve(s, 42, 0x20, PERF_RECORD_MISC_USER, 0, &b);
+	ck_assert_ptr_null(b.sym);
+	ck_assert_uint_eq(b.ident, u.ident);
+	symbols__resolve(s, 42, 0x100000, PERF_RECORD_MISC_USER, 0, &a);
+	ck_assert_uint_ne(a.ident, u.ident);
+	/* past the windows gone by, the memo again */
+	for (i = 0; i < (SYM_RMEMO_FEW - 1) * SYM_RMEMO_WINDOW; i++)
+		symbols__resolve(s, 42, ip + 1, PERF_RECORD_MISC_USER, 0, &b);
+	ck_assert_uint_eq(s->rmemo_skip, 0);
+	symbols__resolve(s, 42, 0x100000, PERF_RECORD_MISC_USER, 0, &b);
+	ck_assert_uint_eq(b.ident, a.ident);
+	ck_assert_uint_gt(s->rmemo_looks, 0);	/* through the memo */
 	del_session(s);
 }
 END_TEST
@@ -975,6 +1015,7 @@ int main(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_self_symbol_and_line);
 	tcase_add_test(tc, test_frame_numbers);
+	tcase_add_test(tc, test_memo_passed_by);
 	tcase_add_test(tc, test_source_line);
 	tcase_add_test(tc, test_dso_status);
 	tcase_add_test(tc, test_overlapping_maps);

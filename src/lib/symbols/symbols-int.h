@@ -135,6 +135,9 @@ struct symbols {
 	} *rmemo;
 	size_t rmemo_mask;	/* entries - 1: SYM_RMEMO_FIRST, x8 up to SYM_RMEMO_SIZE */
 	size_t rmemo_misses;	/* since the memo was made */
+	/* resolve_memo()'s lookups and hits in its window, and the lookups left that go past the
+	 * memo (set where it hit too few) */
+	uint32_t rmemo_looks, rmemo_hits, rmemo_skip;
 	/* sym_loc.ident's numbers: what each is (from 1), and an open-addressed index */
 	struct sym_ident {
 		uint64_t what, start;	/* sym and sym_start, or ip and addr */
@@ -152,6 +155,8 @@ struct symbols {
  */
 #define SYM_RMEMO_FIRST (1u << 12)
 #define SYM_RMEMO_SIZE (1u << 15)
+#define SYM_RMEMO_WINDOW 4096	/* resolve_memo()'s lookups a window */
+#define SYM_RMEMO_FEW 8		/* it goes past the memo when under 1 in this many hit */
 /* numbers given at most (8 MB of them): frames past it are 0, compared field by field */
 #define SYM_IDENT_MAX (1u << 18)
 

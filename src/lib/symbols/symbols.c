@@ -434,13 +434,34 @@ static inline bool rmemo_holds(const struct sym_rmemo *e, const struct memo_spac
 	return e->space == m->space && e->ip == ip && e->flags == flags && e->mode == m->mode;
 }
 
-/* resolve_in() through the memo (s->rmemo, there) in the space of @m */
+/*
+ * resolve_in() through the memo (s->rmemo, there) in the space of @m. Where the addresses
+ * asked for one by one mostly miss it (a flat report: its places are kept by address already,
+ * so what comes here is mostly new), a lookup costs a cache miss in megabytes of memo for
+ * nothing: a window of SYM_RMEMO_WINDOW lookups with fewer than 1 in SYM_RMEMO_FEW hits makes
+ * the next SYM_RMEMO_FEW - 1 windows go past it (the frame still numbered as through it), and
+ * the window after them looks again. On the bench corpus's syswide.data `report --sort sym`
+ * resolved 50,596 addresses here, 44,525 of them missing the memo.
+ */
 static inline void resolve_memo(struct symbols *s, const struct memo_space *m, uint32_t pid,
 				uint64_t ip, unsigned int flags, struct sym_loc *out)
 {
-	struct sym_rmemo *e = rmemo_slot(s, m, ip, flags);
+	struct sym_rmemo *e;
 
+	if (s->rmemo_skip) {
+		s->rmemo_skip--;
+		resolve_now(s, pid, ip, m->mode, flags, NULL, 0, out);
+		out->ident = ident_of(s, out);
+		return;
+	}
+	if (++s->rmemo_looks == SYM_RMEMO_WINDOW) {
+		if (s->rmemo_hits < SYM_RMEMO_WINDOW / SYM_RMEMO_FEW)
+			s->rmemo_skip = (SYM_RMEMO_FEW - 1) * SYM_RMEMO_WINDOW;
+		s->rmemo_looks = s->rmemo_hits = 0;
+	}
+	e = rmemo_slot(s, m, ip, flags);
 	if (rmemo_holds(e, m, ip, flags)) {
+		s->rmemo_hits++;
 		*out = e->loc;
 		return;
 	}
